@@ -1,0 +1,158 @@
+import Foundation
+
+/// The `apple-app-site-association` document: which iOS apps open which paths of this domain.
+///
+/// Every app gets the modern `appIDs`/`components` keys (iOS 13+) and, beside them, the legacy
+/// `appID`/`paths` keys that iOS 12 and older read; newer systems ignore the legacy pair.
+struct AppleAppSiteAssociation: Encodable, Equatable {
+    /// Paths every app handles: where Firebase's email links land.
+    static let emailActionPaths: [(pattern: String, comment: String)] = [
+        ("/__/auth/links*", "email action links (sign-in, password reset, email verification)"),
+        ("/__/auth/action*", "email action handler"),
+    ]
+
+    struct AppLinks: Encodable, Equatable {
+        /// Must be present and empty for iOS 12 and older.
+        var apps: [String] = []
+        var details: [Detail]
+    }
+
+    struct Detail: Encodable, Equatable {
+        var appIDs: [String]
+        var components: [Component]
+        var appID: String
+        var paths: [String]
+    }
+
+    struct Component: Encodable, Equatable {
+        var path: String
+        var exclude: Bool?
+        var comment: String?
+
+        enum CodingKeys: String, CodingKey {
+            case path = "/"
+            case exclude
+            case comment
+        }
+    }
+
+    struct AppList: Encodable, Equatable {
+        var apps: [String]
+    }
+
+    var applinks: AppLinks
+    var webcredentials: AppList?
+    var appclips: AppList?
+
+    init(apps: [AppleApp]) {
+        let details = apps.map { app in
+            var components = Self.emailActionPaths.map { Component(path: $0.pattern, comment: $0.comment) }
+            var legacyPaths = Self.emailActionPaths.map(\.pattern)
+            for pattern in app.paths {
+                if pattern.hasPrefix("NOT ") {
+                    components.append(Component(path: String(pattern.dropFirst(4)), exclude: true))
+                } else {
+                    components.append(Component(path: pattern))
+                }
+                legacyPaths.append(pattern)
+            }
+            return Detail(appIDs: [app.appID], components: components, appID: app.appID, paths: legacyPaths)
+        }
+        self.applinks = AppLinks(details: details)
+        let credentialApps = apps.filter(\.webcredentials).map(\.appID)
+        self.webcredentials = credentialApps.isEmpty ? nil : AppList(apps: credentialApps)
+        let clips = apps.filter(\.appClip).map { "\($0.appID).Clip" }
+        self.appclips = clips.isEmpty ? nil : AppList(apps: clips)
+    }
+}
+
+/// Checks a hand-written `apple-app-site-association` file the way iOS reads it, and that it
+/// names every configured Apple app (otherwise the app would never be offered the links).
+struct AppleAssociationFileValidator {
+    let source: String
+    var problems: [ConfigurationProblem] = []
+
+    init(source: String) {
+        self.source = source
+    }
+
+    mutating func validate(_ data: Data, configuredApps: [AppleApp]) {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            report("(file)", "is not valid JSON", expected: "a JSON object with an \"applinks\" key")
+            return
+        }
+        guard case .object(let members) = root else {
+            report("(file)", "holds \(root.typeName)", expected: "a JSON object with an \"applinks\" key")
+            return
+        }
+        let knownKeys: Set = ["applinks", "webcredentials", "appclips", "activitycontinuation"]
+        for key in members.keys.sorted() where !knownKeys.contains(key) {
+            report(key, "unknown key", expected: "one of: " + knownKeys.sorted().joined(separator: ", "))
+        }
+        var listedAppIDs: [String] = []
+        var coversEmailLinks = false
+        if case .object(let applinks)? = members["applinks"] {
+            guard case .list(let details)? = applinks["details"] else {
+                report("applinks.details", "is missing or not a list", expected: "a list of {appIDs, components} objects")
+                return
+            }
+            for (index, detail) in details.enumerated() {
+                let key = "applinks.details[\(index)]"
+                guard case .object(let entry) = detail else {
+                    report(key, "is \(detail.typeName)", expected: "an object")
+                    continue
+                }
+                var ids: [JSONValue] = []
+                if case .list(let appIDs)? = entry["appIDs"] { ids += appIDs }
+                if let appID = entry["appID"] { ids.append(appID) }
+                if ids.isEmpty { report(key, "names no app", expected: "\"appIDs\": [\"TEAMID.bundle.id\"]") }
+                for id in ids {
+                    guard case .string(let appID) = id, Self.isAppID(appID) else {
+                        report(key + ".appIDs", "holds a malformed app ID", expected: "\"TEAMID.bundle.id\" with a 10-character team ID")
+                        continue
+                    }
+                    listedAppIDs.append(appID)
+                }
+                if case .list(let components)? = entry["components"] {
+                    coversEmailLinks = coversEmailLinks || components.contains { component in
+                        if case .object(let fields) = component, case .string(let path)? = fields["/"] {
+                            return Self.covers(pattern: path)
+                        }
+                        return false
+                    }
+                }
+                if case .list(let paths)? = entry["paths"] {
+                    coversEmailLinks = coversEmailLinks || paths.contains { path in
+                        if case .string(let path) = path { return Self.covers(pattern: path) }
+                        return false
+                    }
+                }
+            }
+        } else if members["applinks"] != nil {
+            report("applinks", "is not an object", expected: "{\"details\": [...]}")
+        }
+        if !configuredApps.isEmpty && !coversEmailLinks {
+            report("applinks.details", "no component covers /__/auth/links", expected: "a component {\"/\": \"/__/auth/links*\"}")
+        }
+        for app in configuredApps where !listedAppIDs.contains(app.appID) {
+            report("applinks.details", "does not list the configured app \(app.appID)", expected: "an entry with \"appIDs\": [\"\(app.appID)\"]")
+        }
+    }
+
+    private static func covers(pattern: String) -> Bool {
+        pattern == "*" || pattern == "/*" || pattern.hasPrefix("/__/auth/links") || pattern == "/__/*" || pattern == "/__/auth/*"
+    }
+
+    private static func isAppID(_ value: String) -> Bool {
+        guard let dot = value.firstIndex(of: ".") else { return false }
+        return ConfigurationValidators.teamID(String(value[..<dot])) != nil
+            && ConfigurationValidators.bundleID(String(value[value.index(after: dot)...])) != nil
+    }
+
+    private mutating func report(_ key: String, _ problem: String, expected: String) {
+        problems.append(.init(source: source, key: key, problem: problem, expected: expected))
+    }
+}

@@ -1,0 +1,110 @@
+/// Syntax checks for the identifiers a configuration holds. Each returns the normalised value,
+/// or nil when the input is not valid.
+enum ConfigurationValidators {
+    /// Apple Team IDs: exactly 10 upper-case letters or digits.
+    static func teamID(_ value: String) -> String? {
+        value.utf8.count == 10 && value.utf8.allSatisfy { isDigit($0) || (0x41...0x5A).contains($0) } ? value : nil
+    }
+
+    /// CFBundleIdentifier: reverse-DNS, two or more dot-separated parts of letters, digits and `-`.
+    static func bundleID(_ value: String) -> String? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard value.utf8.count <= 155, parts.count >= 2 else { return nil }
+        let valid = parts.allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
+        }
+        return valid ? value : nil
+    }
+
+    /// Android application IDs: two or more dot-separated parts, each a letter followed by letters, digits or `_`.
+    static func packageName(_ value: String) -> String? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return nil }
+        let valid = parts.allSatisfy { part in
+            guard let first = part.utf8.first, isLetter(first) else { return false }
+            return part.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+        }
+        return valid ? value : nil
+    }
+
+    /// SHA-256 fingerprints: 32 bytes of hex, with or without `:` separators, any case;
+    /// normalised to `14:6D:E9:...` as `assetlinks.json` expects.
+    static func fingerprint(_ value: String) -> String? {
+        let hex = value.contains(":") ? value.split(separator: ":", omittingEmptySubsequences: false) : chunks(of: value)
+        guard hex.count == 32, hex.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy(isHexDigit) }) else {
+            return nil
+        }
+        return hex.map { $0.uppercased() }.joined(separator: ":")
+    }
+
+    /// App Store IDs are decimal numbers.
+    static func appStoreID(_ value: String) -> String? {
+        !value.isEmpty && value.utf8.count <= 12 && value.utf8.allSatisfy(isDigit) ? value : nil
+    }
+
+    /// Host names (ASCII: internationalised names in their `xn--` form), normalised to lower case.
+    static func hostName(_ value: String) -> String? {
+        let lowered = value.lowercased()
+        let labels = lowered.split(separator: ".", omittingEmptySubsequences: false)
+        guard lowered.utf8.count <= 253, !labels.isEmpty else { return nil }
+        let valid = labels.allSatisfy { label in
+            guard (1...63).contains(label.utf8.count), label.utf8.first != UInt8(ascii: "-"),
+                label.utf8.last != UInt8(ascii: "-")
+            else { return false }
+            return label.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
+        }
+        return valid ? lowered : nil
+    }
+
+    /// Association-file path patterns: `/path*`, or `NOT /path*` to exclude.
+    static func pathPattern(_ value: String) -> String? {
+        let path = value.hasPrefix("NOT ") ? value.dropFirst(4) : Substring(value)
+        guard path.hasPrefix("/"), !path.contains(where: { $0.isWhitespace || $0.isNewline }) else { return nil }
+        return value
+    }
+
+    /// The public base URL: `https://host[:port]` (or `http://` for a loopback host), no path,
+    /// query or fragment; a single trailing `/` is dropped.
+    static func publicBaseURL(_ value: String) -> String? {
+        let trimmed = value.hasSuffix("/") ? String(value.dropLast()) : value
+        let scheme: String
+        if trimmed.hasPrefix("https://") {
+            scheme = "https"
+        } else if trimmed.hasPrefix("http://") {
+            scheme = "http"
+        } else {
+            return nil
+        }
+        let authority = trimmed.dropFirst(scheme.count + 3)
+        guard !authority.isEmpty, !authority.contains(where: { "/?#@\\".contains($0) }) else { return nil }
+        let host: Substring
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+            let port = authority[authority.index(after: colon)...]
+            guard let number = Int(port), (1...65535).contains(number) else { return nil }
+            host = authority[..<colon]
+        } else {
+            host = authority
+        }
+        let loopback = host == "localhost" || host == "127.0.0.1" || host == "[::1]"
+        guard loopback || hostName(String(host)) != nil else { return nil }
+        guard scheme == "https" || loopback else { return nil }
+        return trimmed.lowercased()
+    }
+
+    private static func chunks(of value: String) -> [Substring] {
+        var result: [Substring] = []
+        var index = value.startIndex
+        while index < value.endIndex {
+            let end = value.index(index, offsetBy: 2, limitedBy: value.endIndex) ?? value.endIndex
+            result.append(value[index..<end])
+            index = end
+        }
+        return result
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+    private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+}

@@ -1,0 +1,94 @@
+/// Everything LinkDomain needs to know, loaded and validated once at start.
+public struct LinkDomainConfiguration: Sendable, Equatable {
+    /// The HTTPS origin that mails point at, without a trailing slash: `https://links.example.com`.
+    public var publicBaseURL: String
+    /// The address the HTTP server binds to.
+    public var host: String
+    public var port: Int
+    /// Apple apps, in the order they are listed in the association file.
+    public var appleApps: [AppleApp]
+    /// A hand-written `apple-app-site-association` file to serve verbatim instead of the generated one.
+    public var appleAssociationFile: String?
+    /// Android apps, in the order they are listed in `assetlinks.json`.
+    public var androidApps: [AndroidApp]
+    /// Hosts that continue URLs and redirects may point at (lower case; subdomains are not implied).
+    public var authorizedDomains: [String]
+    /// The auth backend that codes are forwarded to.
+    public var backend: BackendKind
+
+    public init(
+        publicBaseURL: String,
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        appleApps: [AppleApp] = [],
+        appleAssociationFile: String? = nil,
+        androidApps: [AndroidApp] = [],
+        authorizedDomains: [String] = [],
+        backend: BackendKind = .embedded
+    ) {
+        self.publicBaseURL = publicBaseURL
+        self.host = host
+        self.port = port
+        self.appleApps = appleApps
+        self.appleAssociationFile = appleAssociationFile
+        self.androidApps = androidApps
+        self.authorizedDomains = authorizedDomains
+        self.backend = backend
+    }
+}
+
+/// An iOS app that opens this domain's links.
+public struct AppleApp: Sendable, Equatable {
+    /// The 10-character Apple Developer Team ID.
+    public var teamID: String
+    public var bundleID: String
+    /// The numeric App Store ID, used for "get the app" links.
+    public var appStoreID: String?
+    /// Path patterns the app handles besides the email-action paths; `NOT /path` excludes.
+    public var paths: [String]
+    /// List the app under `webcredentials` (shared passwords / passkeys).
+    public var webcredentials: Bool
+    /// List `<bundleID>.Clip` under `appclips`.
+    public var appClip: Bool
+
+    public init(
+        teamID: String,
+        bundleID: String,
+        appStoreID: String? = nil,
+        paths: [String] = [],
+        webcredentials: Bool = false,
+        appClip: Bool = false
+    ) {
+        self.teamID = teamID
+        self.bundleID = bundleID
+        self.appStoreID = appStoreID
+        self.paths = paths
+        self.webcredentials = webcredentials
+        self.appClip = appClip
+    }
+
+    /// `TEAMID.bundle.id`, as association files name apps.
+    public var appID: String { "\(teamID).\(bundleID)" }
+}
+
+/// An Android app that opens this domain's links.
+public struct AndroidApp: Sendable, Equatable {
+    public var packageName: String
+    /// SHA-256 signing-certificate fingerprints, normalised to upper-case hex pairs joined by `:`.
+    public var fingerprints: [String]
+
+    public init(packageName: String, fingerprints: [String]) {
+        self.packageName = packageName
+        self.fingerprints = fingerprints
+    }
+}
+
+/// Where action codes are verified and spent.
+public enum BackendKind: String, Sendable, Equatable, CaseIterable {
+    /// The Identity-Toolkit-compatible backend built into LinkDomain (no account needed).
+    case embedded
+    /// A Firebase Auth emulator.
+    case emulator
+    /// Google Identity Toolkit (Firebase Auth / Identity Platform).
+    case identityToolkit
+}

@@ -1,0 +1,270 @@
+import Configuration
+import Foundation
+
+/// Reads each configuration key through swift-configuration's layered providers and validates it,
+/// recording a ``ConfigurationProblem`` that names the key's own source for everything wrong.
+struct ValidatingReader {
+    let fileSource: String
+    let fileValues: [AbsoluteConfigKey: ConfigValue]
+    let fileListCounts: [[String]: Int]
+    let environment: [String: String]
+    let overrides: [String: ConfigValue]
+    let reader: ConfigReader
+    /// How many elements each list of objects has: the file's count, extended by indexed environment variables.
+    let listCounts: [[String]: Int]
+    var problems: [ConfigurationProblem] = []
+
+    init(
+        fileSource: String,
+        fileValues: [AbsoluteConfigKey: ConfigValue],
+        fileListCounts: [[String]: Int],
+        environment: [String: String],
+        overrides: [String: ConfigValue]
+    ) {
+        self.fileSource = fileSource
+        self.fileValues = fileValues
+        self.fileListCounts = fileListCounts
+        self.environment = environment
+        self.overrides = overrides
+        var overrideValues: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (key, value) in overrides {
+            overrideValues[AbsoluteConfigKey(["linkdomain"] + key.split(separator: ".").map(String.init))] = value
+        }
+        self.reader = ConfigReader(providers: [
+            InMemoryProvider(name: "command line", values: overrideValues),
+            EnvironmentVariablesProvider(environmentVariables: environment),
+            InMemoryProvider(name: fileSource, values: fileValues),
+        ]).scoped(to: "linkdomain")
+
+        var counts = fileListCounts
+        for (path, _) in Self.objectLists(in: ConfigurationSchema.root, path: []) {
+            let prefix = ConfigurationSchema.environmentVariable(for: path) + "_"
+            for name in environment.keys where name.hasPrefix(prefix) {
+                let index = name.dropFirst(prefix.count).prefix(while: \.isNumber)
+                if let index = Int(index), index < 1000 {
+                    counts[path] = max(counts[path] ?? 0, index + 1)
+                }
+            }
+        }
+        self.listCounts = counts
+    }
+
+    // MARK: Reading the configuration
+
+    mutating func readConfiguration(baseDirectory: String?) -> LinkDomainConfiguration? {
+        let host = string(["server", "host"]) ?? "127.0.0.1"
+        var port = integer(["server", "port"]) ?? 8080
+        if !(0...65535).contains(port) {
+            report(["server", "port"], problem: "\(port) is out of range", expected: "a TCP port from 0 to 65535")
+            port = 8080
+        }
+        let defaultBaseURL = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        let publicBaseURL =
+            validated(["publicBaseURL"], ConfigurationValidators.publicBaseURL,
+                      expected: "an https:// origin such as \"https://links.example.com\" (http:// only for localhost), with no path")
+            ?? defaultBaseURL
+
+        let appleApps = (0..<(listCounts[["apple", "apps"]] ?? 0)).compactMap { readAppleApp(index: $0) }
+        let androidApps = (0..<(listCounts[["android", "apps"]] ?? 0)).compactMap { readAndroidApp(index: $0) }
+        reportDuplicates(appleApps.map(\.appID), list: ["apple", "apps"], field: "bundleID", what: "app ID")
+        reportDuplicates(androidApps.map(\.packageName), list: ["android", "apps"], field: "packageName", what: "package name")
+
+        var associationFile = string(["apple", "associationFile"])
+        if let file = associationFile, !file.hasPrefix("/"), let baseDirectory {
+            associationFile = URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
+        }
+
+        let domains = validatedList(["authorizedDomains"], ConfigurationValidators.hostName,
+                                    expected: "host names such as \"example.com\" (internationalised names in xn-- form)")
+        let backendName = string(["backend", "kind"]) ?? BackendKind.embedded.rawValue
+        let backend = BackendKind(rawValue: backendName)
+        if backend == nil {
+            report(["backend", "kind"], problem: "\"\(backendName)\" is not a backend",
+                   expected: "one of: " + BackendKind.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard problems.isEmpty, let backend else { return nil }
+        return LinkDomainConfiguration(
+            publicBaseURL: publicBaseURL, host: host, port: port,
+            appleApps: appleApps, appleAssociationFile: associationFile, androidApps: androidApps,
+            authorizedDomains: domains, backend: backend
+        )
+    }
+
+    private mutating func readAppleApp(index: Int) -> AppleApp? {
+        let path = ["apple", "apps", String(index)]
+        let teamID = required(path + ["teamID"], ConfigurationValidators.teamID,
+                              expected: "10 upper-case letters or digits, such as \"ABCDE12345\"")
+        let bundleID = required(path + ["bundleID"], ConfigurationValidators.bundleID,
+                                expected: "a bundle ID such as \"com.example.app\" (letters, digits, '-' and '.')")
+        let appStoreID = validated(path + ["appStoreID"], ConfigurationValidators.appStoreID,
+                                   expected: "the App Store ID's digits, such as \"1234567890\"")
+        let paths = validatedList(path + ["paths"], ConfigurationValidators.pathPattern,
+                                  expected: "path patterns such as \"/open/*\" or \"NOT /private/*\"")
+        let webcredentials = boolean(path + ["webcredentials"]) ?? false
+        let appClip = boolean(path + ["appClip"]) ?? false
+        guard let teamID, let bundleID else { return nil }
+        return AppleApp(teamID: teamID, bundleID: bundleID, appStoreID: appStoreID, paths: paths,
+                        webcredentials: webcredentials, appClip: appClip)
+    }
+
+    private mutating func readAndroidApp(index: Int) -> AndroidApp? {
+        let path = ["android", "apps", String(index)]
+        let packageName = required(path + ["packageName"], ConfigurationValidators.packageName,
+                                   expected: "an application ID such as \"com.example.app\"")
+        let fingerprints = validatedList(path + ["fingerprints"], ConfigurationValidators.fingerprint,
+                                         expected: "SHA-256 fingerprints: 32 hex bytes, such as \"14:6D:E9:...:B5\"")
+        if fingerprints.isEmpty, stringList(path + ["fingerprints"]) == nil {
+            report(path + ["fingerprints"], problem: "is missing",
+                   expected: "the app's SHA-256 signing-certificate fingerprints (the Play App Signing key too)")
+        }
+        guard let packageName else { return nil }
+        return AndroidApp(packageName: packageName, fingerprints: fingerprints)
+    }
+
+    private mutating func reportDuplicates(_ identifiers: [String], list: [String], field: String, what: String) {
+        var seen: [String: Int] = [:]
+        for (index, identifier) in identifiers.enumerated() {
+            if let first = seen[identifier] {
+                report(list + [String(index), field], problem: "duplicates \(SchemaFlattener.display(list + [String(first)])) (\(what) \(identifier))",
+                       expected: "each app listed once")
+            } else {
+                seen[identifier] = index
+            }
+        }
+    }
+
+    // MARK: Typed access
+
+    private mutating func string(_ path: [String]) -> String? {
+        guard let value = reader.string(forKey: ConfigKey(path)) else {
+            reportTypeMismatch(path, expected: "a string")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func integer(_ path: [String]) -> Int? {
+        guard let value = reader.int(forKey: ConfigKey(path)) else {
+            reportTypeMismatch(path, expected: "an integer")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func boolean(_ path: [String]) -> Bool? {
+        guard let value = reader.bool(forKey: ConfigKey(path)) else {
+            reportTypeMismatch(path, expected: "true or false")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func stringList(_ path: [String]) -> [String]? {
+        guard let value = reader.stringArray(forKey: ConfigKey(path)) else {
+            reportTypeMismatch(path, expected: "a list of strings")
+            return nil
+        }
+        return value.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// A value that is present but could not be read as its type (only environment variables and
+    /// overrides can get here: the file's types were checked against the schema).
+    private mutating func reportTypeMismatch(_ path: [String], expected: String) {
+        let name = ConfigurationSchema.environmentVariable(for: path)
+        if let raw = environment[name], overrides[path.joined(separator: ".")] == nil {
+            problems.append(.init(source: "environment", key: name, problem: "\"\(raw)\" is not \(expected)", expected: expected))
+        }
+    }
+
+    private mutating func validated(_ path: [String], _ validate: (String) -> String?, expected: String) -> String? {
+        guard let value = string(path) else { return nil }
+        guard let valid = validate(value) else {
+            report(path, problem: "\"\(value)\" is not valid", expected: expected)
+            return nil
+        }
+        return valid
+    }
+
+    private mutating func required(_ path: [String], _ validate: (String) -> String?, expected: String) -> String? {
+        if reader.string(forKey: ConfigKey(path)) == nil {
+            report(path, problem: "is missing", expected: expected)
+            return nil
+        }
+        return validated(path, validate, expected: expected)
+    }
+
+    private mutating func validatedList(_ path: [String], _ validate: (String) -> String?, expected: String) -> [String] {
+        guard let values = stringList(path) else { return [] }
+        var result: [String] = []
+        for (index, value) in values.enumerated() {
+            if let valid = validate(value) {
+                result.append(valid)
+            } else {
+                report(path, problem: "element \(index), \"\(value)\", is not valid", expected: expected)
+            }
+        }
+        return result
+    }
+
+    // MARK: Problems
+
+    /// Records a problem against the source that actually supplied `path`'s value.
+    mutating func report(_ path: [String], problem: String, expected: String) {
+        let dotted = path.joined(separator: ".")
+        let environmentName = ConfigurationSchema.environmentVariable(for: path)
+        if overrides[dotted] != nil {
+            problems.append(.init(source: "command line", key: dotted, problem: problem, expected: expected))
+        } else if environment[environmentName] != nil || !isInFile(path) {
+            problems.append(.init(source: "environment", key: environmentName, problem: problem, expected: expected))
+        } else {
+            problems.append(.init(source: fileSource, key: SchemaFlattener.display(path), problem: problem, expected: expected))
+        }
+    }
+
+    /// Whether `path` belongs to the file: false for a field of a list element that only the environment adds.
+    private func isInFile(_ path: [String]) -> Bool {
+        for end in path.indices {
+            if let index = Int(path[end]), end > 0, index >= (fileListCounts[Array(path[..<end])] ?? 0) { return false }
+        }
+        return true
+    }
+
+    /// A `LINKDOMAIN_*` variable that no key maps to is almost always a typo: say so rather than ignore it.
+    mutating func reportUnknownEnvironmentVariables() {
+        var known = ConfigurationSchema.environmentVariablesOutsideSchema
+        Self.collectEnvironmentNames(ConfigurationSchema.root, path: [], counts: listCounts, into: &known)
+        let prefix = ConfigurationSchema.environmentPrefix + "_"
+        for name in environment.keys.sorted() where name.hasPrefix(prefix) && !known.contains(name) {
+            problems.append(.init(source: "environment", key: name, problem: "is not a configuration key",
+                                  expected: "a documented LINKDOMAIN_* variable (see README, Configuration)"))
+        }
+    }
+
+    private static func collectEnvironmentNames(
+        _ schema: [String: ConfigurationNode], path: [String], counts: [[String]: Int], into names: inout Set<String>
+    ) {
+        for (name, node) in schema {
+            let keyPath = path + [name]
+            switch node {
+            case .object(let inner):
+                collectEnvironmentNames(inner, path: keyPath, counts: counts, into: &names)
+            case .objectList(let inner):
+                for index in 0..<(counts[keyPath] ?? 0) {
+                    collectEnvironmentNames(inner, path: keyPath + [String(index)], counts: counts, into: &names)
+                }
+            default:
+                names.insert(ConfigurationSchema.environmentVariable(for: keyPath))
+            }
+        }
+    }
+
+    private static func objectLists(in schema: [String: ConfigurationNode], path: [String]) -> [([String], [String: ConfigurationNode])] {
+        schema.flatMap { name, node -> [([String], [String: ConfigurationNode])] in
+            switch node {
+            case .object(let inner): objectLists(in: inner, path: path + [name])
+            case .objectList(let inner): [(path + [name], inner)]
+            default: []
+            }
+        }
+    }
+}

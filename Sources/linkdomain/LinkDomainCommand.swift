@@ -1,0 +1,89 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import Hummingbird
+import LinkDomain
+import Logging
+
+@main
+struct LinkDomainCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "linkdomain",
+        abstract: "A self-hosted link domain for Firebase email links (the Dynamic Links replacement).",
+        subcommands: [Serve.self, Check.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+struct ConfigurationOptions: ParsableArguments {
+    @Option(name: .long, help: "The JSON configuration file (default: $LINKDOMAIN_CONFIG, else ./linkdomain.json if present).")
+    var config: String?
+}
+
+extension ConfigurationOptions {
+    /// Loads and validates everything `serve` needs, printing every problem and exiting 1 on failure.
+    func load(overrides: [String: ConfigValue] = [:]) throws -> (LinkDomainConfiguration, AssociationFiles) {
+        let loader = ConfigurationLoader(overrides: overrides)
+        do {
+            let configuration = try loader.load(path: loader.configurationFilePath(explicit: config))
+            return (configuration, try AssociationFiles(configuration: configuration))
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the link domain (the default command).")
+
+    @OptionGroup var options: ConfigurationOptions
+    @Option(help: "The address to bind (overrides server.host).") var host: String?
+    @Option(help: "The port to bind (overrides server.port).") var port: Int?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"
+
+    func run() async throws {
+        var overrides: [String: ConfigValue] = [:]
+        if let host { overrides["server.host"] = ConfigValue(.string(host), isSecret: false) }
+        if let port { overrides["server.port"] = ConfigValue(.int(port), isSecret: false) }
+        let (configuration, files) = try options.load(overrides: overrides)
+
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let app = LinkDomainApplication.build(
+            configuration: configuration,
+            files: files,
+            logger: Logger(label: "linkdomain"),
+            onServerRunning: { port in
+                // Written straight to the file handle so it shows at once even when stdout is a pipe.
+                FileHandle.standardOutput.write(Data((LinkDomainApplication.summary(configuration: configuration, listeningPort: port) + "\n").utf8))
+            }
+        )
+        // Hummingbird runs the server in a ServiceGroup that drains in-flight requests on SIGTERM/SIGINT.
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a configuration and print the association files it would serve.",
+        discussion: "Exits 1, listing every problem, when the configuration is invalid."
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        let (configuration, files) = try options.load()
+        print("configuration OK: \(configuration.appleApps.count) Apple app(s), \(configuration.androidApps.count) Android app(s)")
+        print("\n/.well-known/apple-app-site-association (\(files.apple.bytes.count) bytes):")
+        print(files.apple.text, terminator: files.apple.text.hasSuffix("\n") ? "" : "\n")
+        print("\n/.well-known/assetlinks.json (\(files.android.bytes.count) bytes):")
+        print(files.android.text, terminator: "")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import LinkDomain
+
+/// Shared inputs for the tests.
+enum Fixtures {
+    /// The repository's root, where the demo configuration and association file live.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let fingerprintA = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+    static let fingerprintB = "AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89"
+
+    /// Two Apple apps (the second with extra paths, web credentials and an App Clip) and two Android apps.
+    static let multiAppJSON = """
+        {
+          "publicBaseURL": "https://links.example.com",
+          "server": { "host": "127.0.0.1", "port": 0 },
+          "apple": {
+            "apps": [
+              { "teamID": "ABCDE12345", "bundleID": "com.example.mail", "appStoreID": "1234567890" },
+              { "teamID": "ZYXWV98765", "bundleID": "com.example.shop", "paths": ["/open/*", "NOT /open/private/*"],
+                "webcredentials": true, "appClip": true }
+            ]
+          },
+          "android": {
+            "apps": [
+              { "packageName": "com.example.mail", "fingerprints": ["\(fingerprintA)"] },
+              { "packageName": "com.example.shop",
+                "fingerprints": ["abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789", "\(fingerprintA)"] }
+            ]
+          },
+          "authorizedDomains": ["example.com", "Shop.Example.com"],
+          "backend": { "kind": "embedded" }
+        }
+        """
+
+    static func load(_ json: String, environment: [String: String] = [:]) throws(ConfigurationError) -> LinkDomainConfiguration {
+        try ConfigurationLoader(environment: environment).load(json: Data(json.utf8), source: "test.json", baseDirectory: nil)
+    }
+
+    /// The problems loading `json` reports (empty when it loads).
+    static func problems(_ json: String, environment: [String: String] = [:]) -> [ConfigurationProblem] {
+        do {
+            _ = try load(json, environment: environment)
+            return []
+        } catch {
+            return error.problems
+        }
+    }
+}
