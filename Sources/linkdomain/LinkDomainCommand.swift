@@ -56,10 +56,13 @@ struct Serve: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        let logger = Logger(label: "linkdomain")
+        let backend = configuration.backend == .embedded ? try EmbeddedBackend.open(configuration: configuration, logger: logger) : nil
         let app = LinkDomainApplication.build(
             configuration: configuration,
             files: files,
-            logger: Logger(label: "linkdomain"),
+            backend: backend,
+            logger: logger,
             onServerRunning: { port in
                 // Written straight to the file handle so it shows at once even when stdout is a pipe.
                 FileHandle.standardOutput.write(Data((LinkDomainApplication.summary(configuration: configuration, listeningPort: port) + "\n").utf8))

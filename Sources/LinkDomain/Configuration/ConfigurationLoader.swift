@@ -60,42 +60,6 @@ public struct ConfigurationLoader: Sendable {
     }
 }
 
-/// A JSON value as the configuration file holds it.
-enum JSONValue: Decodable {
-    case string(String), integer(Int), boolean(Bool), number(Double), null
-    case list([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .boolean(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .list(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    var typeName: String {
-        switch self {
-        case .string: "a string"
-        case .integer, .number: "a number"
-        case .boolean: "a boolean"
-        case .null: "null"
-        case .list: "a list"
-        case .object: "an object"
-        }
-    }
-}
-
 /// Checks a configuration file against ``ConfigurationSchema`` and flattens it into the dotted keys
 /// swift-configuration reads (`apple.apps.0.teamID`).
 struct SchemaFlattener {

@@ -53,7 +53,14 @@ enum ConfigurationSchema {
         ]),
         "authorizedDomains": .stringList,
         "backend": .object([
-            "kind": .string
+            "kind": .string,
+            "projectID": .string,
+            "apiKey": .string,
+            "emailEnumerationProtection": .boolean,
+            "codeLifetimeSeconds": .integer,
+        ]),
+        "storage": .object([
+            "sqlitePath": .string
         ]),
     ]
 

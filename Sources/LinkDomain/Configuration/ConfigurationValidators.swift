@@ -56,6 +56,12 @@ enum ConfigurationValidators {
         return valid ? lowered : nil
     }
 
+    /// Firebase / Google Cloud project IDs.
+    static func projectID(_ value: String) -> String? {
+        guard (4...30).contains(value.utf8.count), let first = value.utf8.first, (0x61...0x7A).contains(first) else { return nil }
+        return value.utf8.allSatisfy { (0x61...0x7A).contains($0) || isDigit($0) || $0 == UInt8(ascii: "-") } ? value : nil
+    }
+
     /// Association-file path patterns: `/path*`, or `NOT /path*` to exclude.
     static func pathPattern(_ value: String) -> String? {
         let path = value.hasPrefix("NOT ") ? value.dropFirst(4) : Substring(value)

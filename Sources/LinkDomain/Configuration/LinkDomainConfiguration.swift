@@ -15,6 +15,16 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var authorizedDomains: [String]
     /// The auth backend that codes are forwarded to.
     public var backend: BackendKind
+    /// The Firebase project the backend serves (the embedded backend's project ID).
+    public var projectID: String
+    /// The API key action links carry.
+    public var apiKey: String
+    /// Whether the embedded backend hides which emails are registered (on by default, as for new Firebase projects).
+    public var emailEnumerationProtection: Bool
+    /// How long the embedded backend's reset, verification and sign-in codes stay valid.
+    public var codeLifetimeSeconds: Int
+    /// The embedded backend's SQLite database file.
+    public var sqlitePath: String
 
     public init(
         publicBaseURL: String,
@@ -24,7 +34,12 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         appleAssociationFile: String? = nil,
         androidApps: [AndroidApp] = [],
         authorizedDomains: [String] = [],
-        backend: BackendKind = .embedded
+        backend: BackendKind = .embedded,
+        projectID: String = "demo-linkdomain",
+        apiKey: String = "demo-api-key",
+        emailEnumerationProtection: Bool = true,
+        codeLifetimeSeconds: Int = 3600,
+        sqlitePath: String = "linkdomain.sqlite"
     ) {
         self.publicBaseURL = publicBaseURL
         self.host = host
@@ -34,6 +49,11 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         self.androidApps = androidApps
         self.authorizedDomains = authorizedDomains
         self.backend = backend
+        self.projectID = projectID
+        self.apiKey = apiKey
+        self.emailEnumerationProtection = emailEnumerationProtection
+        self.codeLifetimeSeconds = codeLifetimeSeconds
+        self.sqlitePath = sqlitePath
     }
 }
 

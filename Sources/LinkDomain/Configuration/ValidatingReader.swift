@@ -69,9 +69,17 @@ struct ValidatingReader {
         reportDuplicates(appleApps.map(\.appID), list: ["apple", "apps"], field: "bundleID", what: "app ID")
         reportDuplicates(androidApps.map(\.packageName), list: ["android", "apps"], field: "packageName", what: "package name")
 
-        var associationFile = string(["apple", "associationFile"])
-        if let file = associationFile, !file.hasPrefix("/"), let baseDirectory {
-            associationFile = URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
+        let associationFile = string(["apple", "associationFile"]).map { resolve($0, against: baseDirectory) }
+        let sqlitePath = resolve(string(["storage", "sqlitePath"]) ?? "linkdomain.sqlite", against: baseDirectory)
+        let projectID = validated(["backend", "projectID"], ConfigurationValidators.projectID,
+                                  expected: "a project ID: 4 to 30 lower-case letters, digits or '-', starting with a letter")
+            ?? "demo-linkdomain"
+        let apiKey = string(["backend", "apiKey"]) ?? "demo-api-key"
+        let enumerationProtection = boolean(["backend", "emailEnumerationProtection"]) ?? true
+        var codeLifetime = integer(["backend", "codeLifetimeSeconds"]) ?? 3600
+        if !(60...604_800).contains(codeLifetime) {
+            report(["backend", "codeLifetimeSeconds"], problem: "\(codeLifetime) is out of range", expected: "60 to 604800 seconds (a week)")
+            codeLifetime = 3600
         }
 
         let domains = validatedList(["authorizedDomains"], ConfigurationValidators.hostName,
@@ -86,8 +94,15 @@ struct ValidatingReader {
         return LinkDomainConfiguration(
             publicBaseURL: publicBaseURL, host: host, port: port,
             appleApps: appleApps, appleAssociationFile: associationFile, androidApps: androidApps,
-            authorizedDomains: domains, backend: backend
+            authorizedDomains: domains, backend: backend, projectID: projectID, apiKey: apiKey,
+            emailEnumerationProtection: enumerationProtection, codeLifetimeSeconds: codeLifetime, sqlitePath: sqlitePath
         )
+    }
+
+    /// Relative paths in a configuration file are relative to that file.
+    private func resolve(_ path: String, against baseDirectory: String?) -> String {
+        guard !path.hasPrefix("/"), let baseDirectory else { return path }
+        return URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).standardizedFileURL.path
     }
 
     private mutating func readAppleApp(index: Int) -> AppleApp? {

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The ActionCodeSettings fields of `accounts:sendOobCode`, checked as Identity Toolkit checks them.
+struct ActionCodeSettings: Sendable {
+    var continueURL: String?
+    var canHandleCodeInApp = false
+    var iOSBundleID: String?
+    var androidPackageName: String?
+
+    /// Mobile-app settings make the mail link the `/__/auth/links` form that universal links and App Links open.
+    var opensInApp: Bool { canHandleCodeInApp || iOSBundleID != nil || androidPackageName != nil }
+
+    init() {}
+
+    init(_ body: RequestBody, backend: EmbeddedBackendSettings) throws {
+        if let continueURL = body.string("continueUrl") {
+            guard let components = URLComponents(string: continueURL), let scheme = components.scheme?.lowercased(),
+                scheme == "https" || scheme == "http", let host = components.host?.lowercased(), !host.isEmpty,
+                components.user == nil, components.password == nil
+            else { throw IdentityToolkitError.invalidContinueURI }
+            guard backend.authorizedDomains.contains(host) else { throw IdentityToolkitError.unauthorizedDomain }
+            self.continueURL = continueURL
+        }
+        canHandleCodeInApp = body.bool("canHandleCodeInApp") ?? false
+        iOSBundleID = body.string("iOSBundleId")
+        androidPackageName = body.string("androidPackageName")
+        if body.has("iOSAppStoreId") && iOSBundleID == nil { throw IdentityToolkitError.missingIOSBundleID }
+        let androidOnly = ["androidInstallApp", "androidMinimumVersion", "androidMinimumVersionCode"]
+        if androidOnly.contains(where: body.has) && androidPackageName == nil { throw IdentityToolkitError.missingAndroidPackageName }
+        if let linkDomain = body.string("linkDomain"), linkDomain.lowercased() != backend.linkHost {
+            throw IdentityToolkitError.invalidHostingLinkDomain
+        }
+    }
+}

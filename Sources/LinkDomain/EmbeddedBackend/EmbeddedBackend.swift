@@ -1,0 +1,30 @@
+import Hummingbird
+import Logging
+
+/// The Identity-Toolkit-compatible backend built into LinkDomain: accounts in a SQLite file, codes,
+/// tokens, and the emulator's HTTP surface.
+public struct EmbeddedBackend: Sendable {
+    let service: AccountService
+
+    /// Opens (creating on first run) the database the configuration names.
+    public static func open(configuration: LinkDomainConfiguration, clock: any BackendClock = SystemBackendClock(),
+                            logger: Logger) throws -> EmbeddedBackend {
+        let store = try SQLiteAuthStore(path: configuration.sqlitePath)
+        return EmbeddedBackend(store: store, configuration: configuration, clock: clock, logger: logger)
+    }
+
+    public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any BackendClock = SystemBackendClock(),
+                logger: Logger) {
+        let settings = EmbeddedBackendSettings(
+            projectID: configuration.projectID, apiKey: configuration.apiKey, publicBaseURL: configuration.publicBaseURL,
+            authorizedDomains: configuration.authorizedDomains,
+            emailEnumerationProtection: configuration.emailEnumerationProtection,
+            codeLifetimeSeconds: configuration.codeLifetimeSeconds)
+        service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
+                                 clock: clock, logger: logger)
+    }
+
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, logger: Logger) {
+        IdentityToolkitController<Context>(service: service, logger: logger).addRoutes(to: router)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+/// How the embedded backend behaves, from the configuration.
+public struct EmbeddedBackendSettings: Sendable {
+    public var projectID: String
+    /// The key links carry; in embedded mode any non-empty key is accepted, as the emulator does.
+    public var apiKey: String
+    public var publicBaseURL: String
+    public var authorizedDomains: [String]
+    /// When on (the default, as for new Firebase projects), answers never reveal whether an email is registered.
+    public var emailEnumerationProtection: Bool
+    /// How long reset, verification and sign-in codes stay valid.
+    public var codeLifetimeSeconds: Int
+
+    public init(projectID: String, apiKey: String, publicBaseURL: String, authorizedDomains: [String],
+                emailEnumerationProtection: Bool = true, codeLifetimeSeconds: Int = 3600) {
+        self.projectID = projectID
+        self.apiKey = apiKey
+        self.publicBaseURL = publicBaseURL
+        self.authorizedDomains = authorizedDomains
+        self.emailEnumerationProtection = emailEnumerationProtection
+        self.codeLifetimeSeconds = codeLifetimeSeconds
+    }
+
+    /// The link domain's host, which `linkDomain` in ActionCodeSettings must name.
+    var linkHost: String {
+        let authority = publicBaseURL.split(separator: "/").dropFirst().first.map(String.init) ?? ""
+        return authority.split(separator: ":").first.map(String.init) ?? authority
+    }
+}
+
+/// The time, injectable so tests can expire codes and tokens.
+public protocol BackendClock: Sendable {
+    /// Milliseconds since 1970.
+    func nowMilliseconds() -> Int64
+}
+
+public struct SystemBackendClock: BackendClock {
+    public init() {}
+    public func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+}
+
+/// A clock that only moves when told to.
+public final class ManualBackendClock: BackendClock {
+    private let milliseconds: Mutex<Int64>
+
+    public init(milliseconds: Int64) {
+        self.milliseconds = Mutex(milliseconds)
+    }
+
+    public func nowMilliseconds() -> Int64 { milliseconds.withLock { $0 } }
+
+    public func advance(seconds: Int64) { milliseconds.withLock { $0 += seconds * 1000 } }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Serves the embedded backend under the Firebase Auth emulator's paths, so clients pointed at
+/// an emulator (`FIREBASE_AUTH_EMULATOR_HOST`, `useEmulator`) talk to it unchanged.
+///
+/// Every operation is in ``operations``, one line each.
+struct IdentityToolkitController<Context: RequestContext>: Sendable {
+    let service: AccountService
+    let logger: Logger
+
+    typealias Operation = @Sendable (AccountService, RequestBody, CallContext) async throws -> JSONValue
+
+    /// `accounts:NAME` (and the admin create call, `accounts`) → what serves it.
+    static var operations: [String: Operation] {
+        [
+            "accounts": { try await $0.signUp($1, $2) },  // admin: create user
+            "accounts:signUp": { try await $0.signUp($1, $2) },
+            "accounts:signInWithPassword": { try await $0.signInWithPassword($1, $2) },
+            "accounts:sendOobCode": { try await $0.sendOobCode($1, $2) },
+            "accounts:signInWithEmailLink": { try await $0.signInWithEmailLink($1, $2) },
+            "accounts:createAuthUri": { try await $0.createAuthURI($1, $2) },
+            "accounts:resetPassword": { try await $0.resetPassword($1, $2) },
+            "accounts:update": { try await $0.update($1, $2) },
+            "accounts:lookup": { try await $0.lookup($1, $2) },
+            "accounts:delete": { try await $0.delete($1, $2) },
+        ]
+    }
+
+    /// Legacy v3 `relyingparty/NAME` → the v1 operation it maps to.
+    static var legacyOperations: [String: String] {
+        [
+            "getOobConfirmationCode": "accounts:sendOobCode",
+            "resetPassword": "accounts:resetPassword",
+            "setAccountInfo": "accounts:update",
+            "emailLinkSignin": "accounts:signInWithEmailLink",
+            "signupNewUser": "accounts:signUp",
+            "verifyPassword": "accounts:signInWithPassword",
+            "createAuthUri": "accounts:createAuthUri",
+            "getAccountInfo": "accounts:lookup",
+            "deleteAccount": "accounts:delete",
+        ]
+    }
+
+    func addRoutes(to router: Router<Context>) {
+        router.post("/identitytoolkit.googleapis.com/v1/**") { request, context in
+            await answer { try await dispatch(request, context: context, path: context.parameters.getCatchAll()) }
+        }
+        router.get("/identitytoolkit.googleapis.com/v1/projects") { request, _ in
+            await answer {
+                try authorize(request, isAdmin: isAdmin(request))
+                return json(service.projectConfig())
+            }
+        }
+        router.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/:name") { request, context in
+            await answer { try await legacy(request, context: context) }
+        }
+        router.get("/www.googleapis.com/identitytoolkit/v3/relyingparty/getProjectConfig") { request, _ in
+            await answer {
+                try authorize(request, isAdmin: isAdmin(request))
+                return json(service.projectConfig())
+            }
+        }
+        router.post("/securetoken.googleapis.com/v1/token") { request, context in
+            await answer {
+                try authorize(request, isAdmin: false)
+                return json(try await service.refresh(try await requestBody(request, context: context)))
+            }
+        }
+        router.get("/emulator/v1/projects/:projectID/oobCodes") { _, context in
+            await answer { json(try await service.listCodes(projectID: context.parameters.get("projectID") ?? "")) }
+        }
+    }
+
+    private func legacy(_ request: Request, context: Context) async throws -> Response {
+        let name = context.parameters.get("name") ?? ""
+        guard let operation = Self.legacyOperations[name] else { throw IdentityToolkitError.notFound(request.uri.path) }
+        return try await run(operation, request, context: context, call: CallContext(isAdmin: isAdmin(request)))
+    }
+
+    /// `v1/accounts:X`, `v1/projects/P/accounts:X` or `v1/projects/P/tenants/T/accounts:X`.
+    private func dispatch(_ request: Request, context: Context, path: [Substring]) async throws -> Response {
+        var call = CallContext(isAdmin: isAdmin(request))
+        var rest = path[...]
+        if rest.first == "projects" {
+            guard rest.count >= 3, rest.dropFirst().first == Substring(service.settings.projectID) else {
+                throw IdentityToolkitError("PROJECT_NOT_FOUND", status: .notFound)
+            }
+            rest = rest.dropFirst(2)
+            if rest.first == "tenants", rest.count >= 3 {
+                call.tenantID = String(rest.dropFirst().first!)
+                rest = rest.dropFirst(2)
+            }
+        }
+        guard rest.count == 1, let name = rest.first else { throw IdentityToolkitError.notFound(request.uri.path) }
+        return try await run(String(name), request, context: context, call: call)
+    }
+
+    private func run(_ name: String, _ request: Request, context: Context, call: CallContext) async throws -> Response {
+        guard let operation = Self.operations[name] else { throw IdentityToolkitError.notFound(request.uri.path) }
+        try authorize(request, isAdmin: call.isAdmin)
+        var call = call
+        call.languageCode = request.headers[.firebaseLocale]
+        let body = try await requestBody(request, context: context)
+        if call.tenantID.isEmpty, let tenant = body.string("tenantId") { call.tenantID = tenant }
+        return json(try await operation(service, body, call))
+    }
+
+    /// Admin calls carry `Authorization: Bearer owner` (what the emulator accepts); client calls an API key.
+    private func isAdmin(_ request: Request) -> Bool {
+        request.headers[.authorization] == "Bearer owner"
+    }
+
+    private func authorize(_ request: Request, isAdmin: Bool) throws {
+        if isAdmin { return }
+        guard let key = request.uri.queryParameters["key"], !key.isEmpty else { throw IdentityToolkitError.missingAPIKey }
+    }
+
+    private func requestBody(_ request: Request, context: Context) async throws -> RequestBody {
+        let buffer = try await request.body.collect(upTo: 1 << 20)
+        if buffer.readableBytes == 0 { return RequestBody() }
+        if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
+            var fields: [String: JSONValue] = [:]
+            for pair in String(buffer: buffer).split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+                }
+                fields[parts[0]] = .string(parts.count > 1 ? parts[1] : "")
+            }
+            return RequestBody(fields)
+        }
+        guard case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+            throw IdentityToolkitError("INVALID_JSON", detail: "the request body is not a JSON object")
+        }
+        return RequestBody(fields)
+    }
+
+    private func json(_ value: JSONValue) -> Response {
+        Self.jsonResponse(value, status: .ok)
+    }
+
+    static func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+}
+
+extension IdentityToolkitController {
+    /// Runs a handler, answering ``IdentityToolkitError`` with its JSON body and any other failure
+    /// with `INTERNAL_ERROR` (logged by type only: request bodies hold passwords and codes).
+    func answer(_ work: () async throws -> Response) async -> Response {
+        do {
+            return try await work()
+        } catch let error as IdentityToolkitError {
+            return Self.jsonResponse(error.body, status: error.status)
+        } catch let error as StoreError {
+            logger.error("storage failure", metadata: ["error": .string("\(error)")])
+        } catch let error as any HTTPResponseError {
+            return Self.jsonResponse(IdentityToolkitError("REQUEST_REJECTED", detail: error.status.reasonPhrase, status: error.status).body,
+                                     status: error.status)
+        } catch {
+            logger.error("backend failure", metadata: ["error": .string(String(describing: type(of: error)))])
+        }
+        return Self.jsonResponse(IdentityToolkitError.internalError.body, status: .internalServerError)
+    }
+}
+
+extension HTTPField.Name {
+    static let firebaseLocale = HTTPField.Name("X-Firebase-Locale")!
+}

@@ -1,0 +1,57 @@
+/// A JSON request body with typed, lenient accessors: Identity Toolkit requests carry many
+/// optional fields, and clients send numbers as strings and single values where lists are allowed.
+struct RequestBody: Sendable {
+    var fields: [String: JSONValue]
+
+    init(_ fields: [String: JSONValue] = [:]) {
+        self.fields = fields
+    }
+
+    func string(_ name: String) -> String? {
+        switch fields[name] {
+        case .string(let value)?: value.isEmpty ? nil : value
+        case .integer(let value)?: String(value)
+        default: nil
+        }
+    }
+
+    func bool(_ name: String) -> Bool? {
+        switch fields[name] {
+        case .boolean(let value)?: value
+        case .string("true")?: true
+        case .string("false")?: false
+        default: nil
+        }
+    }
+
+    func strings(_ name: String) -> [String] {
+        switch fields[name] {
+        case .string(let value)?: [value]
+        case .list(let values)?: values.compactMap { if case .string(let value) = $0 { value } else { nil } }
+        default: []
+        }
+    }
+
+    func has(_ name: String) -> Bool { fields[name] != nil && fields[name] != .null }
+}
+
+/// Builds response objects, leaving out absent optional fields as the real service does.
+struct ResponseObject {
+    private(set) var fields: [String: JSONValue] = [:]
+
+    init(kind: String) {
+        fields["kind"] = .string("identitytoolkit#\(kind)")
+    }
+
+    init() {}
+
+    subscript(name: String) -> String? {
+        get { nil }
+        set { if let newValue { fields[name] = .string(newValue) } }
+    }
+
+    mutating func set(_ name: String, _ value: Bool) { fields[name] = .boolean(value) }
+    mutating func set(_ name: String, _ value: JSONValue) { fields[name] = value }
+
+    var json: JSONValue { .object(fields) }
+}

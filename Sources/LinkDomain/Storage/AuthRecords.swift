@@ -1,0 +1,109 @@
+/// An account of the embedded backend. Times are milliseconds since 1970 unless named otherwise.
+public struct UserRecord: Codable, Sendable, Equatable {
+    /// "" for the project itself; a tenant ID for multi-tenant projects.
+    public var tenantID: String
+    public var localID: String
+    /// Lower-cased; unique per tenant.
+    public var email: String?
+    public var emailVerified: Bool
+    /// A self-describing password hash (``PasswordHasher``); nil when the account has no password.
+    public var passwordHash: String?
+    public var passwordUpdatedAt: Int64?
+    public var displayName: String?
+    public var photoURL: String?
+    public var disabled: Bool
+    /// Whether the account has signed in with an email link (so `emailLink` is a sign-in method).
+    public var emailLinkSignIn: Bool
+    public var createdAt: Int64
+    public var lastLoginAt: Int64?
+    /// Seconds since 1970: tokens issued before this are revoked.
+    public var validSince: Int64
+
+    public init(
+        tenantID: String, localID: String, email: String?, emailVerified: Bool = false, passwordHash: String? = nil,
+        passwordUpdatedAt: Int64? = nil, displayName: String? = nil, photoURL: String? = nil, disabled: Bool = false,
+        emailLinkSignIn: Bool = false, createdAt: Int64, lastLoginAt: Int64? = nil, validSince: Int64
+    ) {
+        self.tenantID = tenantID
+        self.localID = localID
+        self.email = email
+        self.emailVerified = emailVerified
+        self.passwordHash = passwordHash
+        self.passwordUpdatedAt = passwordUpdatedAt
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.disabled = disabled
+        self.emailLinkSignIn = emailLinkSignIn
+        self.createdAt = createdAt
+        self.lastLoginAt = lastLoginAt
+        self.validSince = validSince
+    }
+}
+
+/// The kinds of out-of-band code, named as Identity Toolkit names them.
+public enum OobRequestType: String, Codable, Sendable, CaseIterable {
+    case passwordReset = "PASSWORD_RESET"
+    case emailSignIn = "EMAIL_SIGNIN"
+    case verifyEmail = "VERIFY_EMAIL"
+    case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
+    case recoverEmail = "RECOVER_EMAIL"
+
+    /// The `mode` an action link carries for this kind of code.
+    public var mode: String {
+        switch self {
+        case .passwordReset: "resetPassword"
+        case .emailSignIn: "signIn"
+        case .verifyEmail: "verifyEmail"
+        case .verifyAndChangeEmail: "verifyAndChangeEmail"
+        case .recoverEmail: "recoverEmail"
+        }
+    }
+}
+
+/// A single-use out-of-band code, bound to an email address and a request type.
+public struct OobCodeRecord: Codable, Sendable, Equatable {
+    public var code: String
+    public var projectID: String
+    public var tenantID: String
+    public var requestType: OobRequestType
+    /// The address the code was sent to.
+    public var email: String
+    /// For VERIFY_AND_CHANGE_EMAIL, the address to change to; for RECOVER_EMAIL, the address to undo.
+    public var newEmail: String?
+    public var localID: String?
+    /// The action link as mailed.
+    public var link: String
+    public var createdAt: Int64
+    public var expiresAt: Int64
+
+    public init(
+        code: String, projectID: String, tenantID: String, requestType: OobRequestType, email: String, newEmail: String?,
+        localID: String?, link: String, createdAt: Int64, expiresAt: Int64
+    ) {
+        self.code = code
+        self.projectID = projectID
+        self.tenantID = tenantID
+        self.requestType = requestType
+        self.email = email
+        self.newEmail = newEmail
+        self.localID = localID
+        self.link = link
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A refresh token: valid while its account exists and `createdAt` is not before the account's `validSince`.
+public struct RefreshTokenRecord: Codable, Sendable, Equatable {
+    public var token: String
+    public var tenantID: String
+    public var localID: String
+    public var createdAt: Int64
+}
+
+/// What happened when a code was presented for spending.
+public enum CodeRedemption: Sendable, Equatable {
+    case redeemed(OobCodeRecord)
+    case expired
+    case invalid
+}

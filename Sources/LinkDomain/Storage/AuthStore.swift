@@ -1,0 +1,32 @@
+/// Where the embedded backend keeps accounts, codes, refresh tokens and its signing key.
+///
+/// Every method is atomic; ``redeemCode(_:now:)`` in particular hands a code to exactly one
+/// caller however many race for it.
+public protocol AuthStore: Sendable {
+    func insertUser(_ user: UserRecord) async throws(StoreError)
+    func updateUser(_ user: UserRecord) async throws(StoreError)
+    func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool
+    func user(tenantID: String, localID: String) async throws(StoreError) -> UserRecord?
+    func user(tenantID: String, email: String) async throws(StoreError) -> UserRecord?
+
+    func insertCode(_ code: OobCodeRecord) async throws(StoreError)
+    /// The code if it exists and has not been spent (expired codes included).
+    func code(_ code: String) async throws(StoreError) -> OobCodeRecord?
+    /// Spends the code: removes it and returns it, unless it is unknown, spent or expired.
+    func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption
+    /// Unspent codes of a project, oldest first.
+    func codes(projectID: String) async throws(StoreError) -> [OobCodeRecord]
+
+    func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StoreError)
+    func refreshToken(_ token: String) async throws(StoreError) -> RefreshTokenRecord?
+
+    /// The PEM of the token-signing key, created by `make` and stored on first use.
+    func signingKey(orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String
+}
+
+public enum StoreError: Error, Sendable, Equatable {
+    /// The email address is already taken in that tenant.
+    case emailExists
+    /// The database failed; the description says how (never with user data).
+    case database(String)
+}

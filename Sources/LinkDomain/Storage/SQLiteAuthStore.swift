@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+
+/// ``AuthStore`` on a SQLite file: WAL mode (readers never wait for the writer), schema migrations
+/// applied on open, the file created on first run.
+public final class SQLiteAuthStore: AuthStore {
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
+    public init(path: String) throws(StoreError) {
+        do {
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw .database("cannot open \(path): \(error)")
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1: accounts, codes, refresh tokens, signing keys") { db in
+            try db.create(table: "users") { table in
+                table.column("tenantID", .text).notNull()
+                table.column("localID", .text).notNull()
+                table.column("email", .text)
+                table.column("emailVerified", .boolean).notNull()
+                table.column("passwordHash", .text)
+                table.column("passwordUpdatedAt", .integer)
+                table.column("displayName", .text)
+                table.column("photoURL", .text)
+                table.column("disabled", .boolean).notNull()
+                table.column("emailLinkSignIn", .boolean).notNull()
+                table.column("createdAt", .integer).notNull()
+                table.column("lastLoginAt", .integer)
+                table.column("validSince", .integer).notNull()
+                table.primaryKey(["tenantID", "localID"])
+            }
+            try db.create(index: "users_email", on: "users", columns: ["tenantID", "email"], unique: true)
+            try db.create(table: "oobCodes") { table in
+                table.primaryKey("code", .text)
+                table.column("projectID", .text).notNull()
+                table.column("tenantID", .text).notNull()
+                table.column("requestType", .text).notNull()
+                table.column("email", .text).notNull()
+                table.column("newEmail", .text)
+                table.column("localID", .text)
+                table.column("link", .text).notNull()
+                table.column("createdAt", .integer).notNull()
+                table.column("expiresAt", .integer).notNull()
+            }
+            try db.create(table: "refreshTokens") { table in
+                table.primaryKey("token", .text)
+                table.column("tenantID", .text).notNull()
+                table.column("localID", .text).notNull()
+                table.column("createdAt", .integer).notNull()
+            }
+            try db.create(table: "signingKeys") { table in
+                table.primaryKey("id", .integer)
+                table.column("pem", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    public func insertUser(_ user: UserRecord) async throws(StoreError) {
+        try await write { db in try user.insert(db) }
+    }
+
+    public func updateUser(_ user: UserRecord) async throws(StoreError) {
+        try await write { db in try user.update(db) }
+    }
+
+    public func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM refreshTokens WHERE tenantID = ? AND localID = ?", arguments: [tenantID, localID])
+            return try UserRecord.deleteOne(db, key: ["tenantID": tenantID, "localID": localID])
+        }
+    }
+
+    public func user(tenantID: String, localID: String) async throws(StoreError) -> UserRecord? {
+        try await read { db in try UserRecord.fetchOne(db, key: ["tenantID": tenantID, "localID": localID]) }
+    }
+
+    public func user(tenantID: String, email: String) async throws(StoreError) -> UserRecord? {
+        try await read { db in
+            try UserRecord.filter(Column("tenantID") == tenantID && Column("email") == email).fetchOne(db)
+        }
+    }
+
+    public func insertCode(_ code: OobCodeRecord) async throws(StoreError) {
+        try await write { db in try code.insert(db) }
+    }
+
+    public func code(_ code: String) async throws(StoreError) -> OobCodeRecord? {
+        try await read { db in try OobCodeRecord.fetchOne(db, key: code) }
+    }
+
+    public func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption {
+        try await write { db in
+            guard let record = try OobCodeRecord.fetchOne(db, key: code) else { return .invalid }
+            guard record.expiresAt > now else { return .expired }
+            try record.delete(db)
+            return .redeemed(record)
+        }
+    }
+
+    public func codes(projectID: String) async throws(StoreError) -> [OobCodeRecord] {
+        try await read { db in
+            try OobCodeRecord.filter(Column("projectID") == projectID).order(Column("createdAt"), Column("code")).fetchAll(db)
+        }
+    }
+
+    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StoreError) {
+        try await write { db in try token.insert(db) }
+    }
+
+    public func refreshToken(_ token: String) async throws(StoreError) -> RefreshTokenRecord? {
+        try await read { db in try RefreshTokenRecord.fetchOne(db, key: token) }
+    }
+
+    public func signingKey(orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
+        try await write { db in
+            if let pem = try String.fetchOne(db, sql: "SELECT pem FROM signingKeys WHERE id = 1") { return pem }
+            let pem = make()
+            try db.execute(sql: "INSERT INTO signingKeys (id, pem) VALUES (1, ?)", arguments: [pem])
+            return pem
+        }
+    }
+
+    // MARK: Error mapping
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    private static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE,
+            error.message?.contains("email") == true
+        {
+            return .emailExists
+        }
+        if let error = error as? DatabaseError {
+            return .database("SQLite error \(error.resultCode.rawValue)")
+        }
+        return .database(String(describing: type(of: error)))
+    }
+}
+
+extension UserRecord: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "users" }
+}
+
+extension OobCodeRecord: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "oobCodes" }
+}
+
+extension RefreshTokenRecord: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "refreshTokens" }
+}
