@@ -57,11 +57,9 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "linkdomain")
-        let backend = configuration.backend == .embedded ? try EmbeddedBackend.open(configuration: configuration, logger: logger) : nil
+        let services = try await LinkDomainServices.make(configuration: configuration, files: files, logger: logger)
         let app = LinkDomainApplication.build(
-            configuration: configuration,
-            files: files,
-            backend: backend,
+            services,
             logger: logger,
             onServerRunning: { port in
                 // Written straight to the file handle so it shows at once even when stdout is a pipe.

@@ -1,5 +1,6 @@
 import Foundation
 import LinkDomain
+import Logging
 
 /// Shared inputs for the tests.
 enum Fixtures {
@@ -33,6 +34,14 @@ enum Fixtures {
           "backend": { "kind": "embedded" }
         }
         """
+
+    /// The services for ``multiAppJSON``, with a throw-away database and the repository's `Public/`.
+    static func services(_ json: String = multiAppJSON) async throws -> LinkDomainServices {
+        var configuration = try load(json)
+        configuration.sqlitePath = FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-\(UUID().uuidString).sqlite").path
+        configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
+        return try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
+    }
 
     static func load(_ json: String, environment: [String: String] = [:]) throws(ConfigurationError) -> LinkDomainConfiguration {
         try ConfigurationLoader(environment: environment).load(json: Data(json.utf8), source: "test.json", baseDirectory: nil)

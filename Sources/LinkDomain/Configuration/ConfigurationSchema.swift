@@ -40,6 +40,10 @@ enum ConfigurationSchema {
 
     static let root: [String: ConfigurationNode] = [
         "publicBaseURL": .string,
+        "pivotBaseURL": .string,
+        "actionPath": .string,
+        "publicDirectory": .string,
+        "formSecret": .string,
         "server": .object([
             "host": .string,
             "port": .integer,
@@ -58,6 +62,8 @@ enum ConfigurationSchema {
             "apiKey": .string,
             "emailEnumerationProtection": .boolean,
             "codeLifetimeSeconds": .integer,
+            "url": .string,
+            "timeoutSeconds": .integer,
         ]),
         "storage": .object([
             "sqlitePath": .string

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Syntax checks for the identifiers a configuration holds. Each returns the normalised value,
 /// or nil when the input is not valid.
 enum ConfigurationValidators {
@@ -54,6 +56,20 @@ enum ConfigurationValidators {
             return label.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }
         }
         return valid ? lowered : nil
+    }
+
+    /// A custom action handler path: `/` followed by path-safe characters.
+    static func actionPath(_ value: String) -> String? {
+        guard value.hasPrefix("/"), value.count > 1, !value.hasPrefix("/__/"), !value.hasPrefix("/.well-known") else { return nil }
+        return value.utf8.allSatisfy { isLetter($0) || isDigit($0) || "-_/.".utf8.contains($0) } ? value : nil
+    }
+
+    /// A backend base URL: http or https, a host, an optional path; no query or credentials.
+    static func backendURL(_ value: String) -> String? {
+        guard let components = URLComponents(string: value), let scheme = components.scheme, scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty, components.query == nil, components.user == nil
+        else { return nil }
+        return value.hasSuffix("/") ? String(value.dropLast()) : value
     }
 
     /// Firebase / Google Cloud project IDs.

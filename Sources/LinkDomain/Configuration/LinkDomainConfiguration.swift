@@ -25,6 +25,19 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var codeLifetimeSeconds: Int
     /// The embedded backend's SQLite database file.
     public var sqlitePath: String
+    /// A second host serving the same association file, that "Open in the app" buttons point at:
+    /// iOS opens universal links only when they lead to a different domain from the current page.
+    public var pivotBaseURL: String?
+    /// A custom email action handler path (besides `/__/auth/action`), as set in the Firebase console.
+    public var actionPath: String?
+    /// Where templates, string tables and static assets are.
+    public var publicDirectory: String
+    /// The key that signs page forms; random per process when nil (set it when running replicas).
+    public var formSecret: String?
+    /// For `emulator` and `identityToolkit` backends: the backend's base URL.
+    public var backendURL: String?
+    /// How long a backend call may take.
+    public var backendTimeoutSeconds: Int
 
     public init(
         publicBaseURL: String,
@@ -39,7 +52,13 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         apiKey: String = "demo-api-key",
         emailEnumerationProtection: Bool = true,
         codeLifetimeSeconds: Int = 3600,
-        sqlitePath: String = "linkdomain.sqlite"
+        sqlitePath: String = "linkdomain.sqlite",
+        pivotBaseURL: String? = nil,
+        actionPath: String? = nil,
+        publicDirectory: String = "Public",
+        formSecret: String? = nil,
+        backendURL: String? = nil,
+        backendTimeoutSeconds: Int = 10
     ) {
         self.publicBaseURL = publicBaseURL
         self.host = host
@@ -54,6 +73,19 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         self.emailEnumerationProtection = emailEnumerationProtection
         self.codeLifetimeSeconds = codeLifetimeSeconds
         self.sqlitePath = sqlitePath
+        self.pivotBaseURL = pivotBaseURL
+        self.actionPath = actionPath
+        self.publicDirectory = publicDirectory
+        self.formSecret = formSecret
+        self.backendURL = backendURL
+        self.backendTimeoutSeconds = backendTimeoutSeconds
+    }
+
+    /// The link domain's host name (no port).
+    public var publicHost: String {
+        let authority = publicBaseURL.split(separator: "/").dropFirst().first.map(String.init) ?? ""
+        if authority.hasPrefix("[") { return String(authority.prefix { $0 != "]" }) + "]" }
+        return authority.split(separator: ":").first.map(String.init) ?? authority
     }
 }
 

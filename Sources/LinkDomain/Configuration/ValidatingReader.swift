@@ -69,6 +69,21 @@ struct ValidatingReader {
         reportDuplicates(appleApps.map(\.appID), list: ["apple", "apps"], field: "bundleID", what: "app ID")
         reportDuplicates(androidApps.map(\.packageName), list: ["android", "apps"], field: "packageName", what: "package name")
 
+        let pivotBaseURL = validated(["pivotBaseURL"], ConfigurationValidators.publicBaseURL,
+                                     expected: "an https:// origin on a second host, such as \"https://open.example.com\", with no path")
+        let actionPath = validated(["actionPath"], ConfigurationValidators.actionPath,
+                                   expected: "a path such as \"/auth/action\": starts with /, letters, digits, '-', '_', '/' and '.' only")
+        let publicDirectory = resolve(string(["publicDirectory"]) ?? "Public", against: baseDirectory)
+        let formSecret = string(["formSecret"])
+        if let formSecret, formSecret.utf8.count < 32 {
+            report(["formSecret"], problem: "is \(formSecret.utf8.count) characters long", expected: "at least 32 random characters")
+        }
+        let backendURL = validated(["backend", "url"], ConfigurationValidators.backendURL,
+                                   expected: "an http(s) URL such as \"http://127.0.0.1:9099\" (emulator) or \"https://identitytoolkit.googleapis.com\"")
+        let backendTimeout = integer(["backend", "timeoutSeconds"]) ?? 10
+        if !(1...120).contains(backendTimeout) {
+            report(["backend", "timeoutSeconds"], problem: "\(backendTimeout) is out of range", expected: "1 to 120 seconds")
+        }
         let associationFile = string(["apple", "associationFile"]).map { resolve($0, against: baseDirectory) }
         let sqlitePath = resolve(string(["storage", "sqlitePath"]) ?? "linkdomain.sqlite", against: baseDirectory)
         let projectID = validated(["backend", "projectID"], ConfigurationValidators.projectID,
@@ -95,7 +110,9 @@ struct ValidatingReader {
             publicBaseURL: publicBaseURL, host: host, port: port,
             appleApps: appleApps, appleAssociationFile: associationFile, androidApps: androidApps,
             authorizedDomains: domains, backend: backend, projectID: projectID, apiKey: apiKey,
-            emailEnumerationProtection: enumerationProtection, codeLifetimeSeconds: codeLifetime, sqlitePath: sqlitePath
+            emailEnumerationProtection: enumerationProtection, codeLifetimeSeconds: codeLifetime, sqlitePath: sqlitePath,
+            pivotBaseURL: pivotBaseURL, actionPath: actionPath, publicDirectory: publicDirectory, formSecret: formSecret,
+            backendURL: backendURL, backendTimeoutSeconds: backendTimeout
         )
     }
 

@@ -1,34 +1,87 @@
+import Crypto
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 
-/// Builds the HTTP application: routes, middleware and services, from a validated configuration.
+/// Everything the HTTP application serves, built once at start from a validated configuration.
+public struct LinkDomainServices: Sendable {
+    public let configuration: LinkDomainConfiguration
+    public let files: AssociationFiles
+    /// Present when the configuration chooses the embedded backend: its HTTP API is served too.
+    public let embeddedBackend: EmbeddedBackend?
+    /// Where pages check and spend codes.
+    public let authBackend: any AuthBackend
+    let renderer: PageRenderer
+    let stylesheet: [UInt8]
+    let formSecret: [UInt8]
+
+    /// Opens the backend the configuration names and loads the page templates (and builds the
+    /// association files, unless the caller already has).
+    public static func make(configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
+                            clock: any BackendClock = SystemBackendClock(), logger: Logger) async throws -> LinkDomainServices {
+        let files = try files ?? AssociationFiles(configuration: configuration)
+        var embedded: EmbeddedBackend?
+        let authBackend: any AuthBackend
+        let timeout = TimeAmount.seconds(Int64(configuration.backendTimeoutSeconds))
+        switch configuration.backend {
+        case .embedded:
+            let backend = try EmbeddedBackend.open(configuration: configuration, clock: clock, logger: logger)
+            embedded = backend
+            authBackend = EmbeddedAuthBackend(service: backend.service)
+        case .emulator:
+            let base = configuration.backendURL ?? "http://127.0.0.1:9099"
+            authBackend = IdentityToolkitClient(baseURL: base + "/identitytoolkit.googleapis.com/v1", defaultAPIKey: configuration.apiKey,
+                                                timeout: timeout)
+        case .identityToolkit:
+            let base = configuration.backendURL ?? "https://identitytoolkit.googleapis.com"
+            authBackend = IdentityToolkitClient(baseURL: base + "/v1", defaultAPIKey: configuration.apiKey, timeout: timeout)
+        }
+        let renderer = try await PageRenderer(publicDirectory: configuration.publicDirectory)
+        let stylesheet = try Array(Data(contentsOf: URL(fileURLWithPath: configuration.publicDirectory + "/static/styles.css")))
+        let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
+        return LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded, authBackend: authBackend,
+                                  renderer: renderer, stylesheet: stylesheet, formSecret: secret)
+    }
+}
+
+/// The backend answers: `/readyz` fails while it does not.
+struct BackendReadiness: ReadinessCheck {
+    let backend: any AuthBackend
+    var name: String { "backend" }
+    func isReady() async -> Bool { await backend.isReachable() }
+}
+
+/// Builds the HTTP application: routes, middleware and services.
 public enum LinkDomainApplication {
     public typealias Context = BasicRequestContext
 
-    /// The router alone, for in-process tests and for ``build(configuration:files:logger:onServerRunning:)``.
-    public static func router(
-        files: AssociationFiles, backend: EmbeddedBackend? = nil, readinessChecks: [any ReadinessCheck] = [], logger: Logger
-    ) -> Router<Context> {
+    public static func router(_ services: LinkDomainServices, extraReadinessChecks: [any ReadinessCheck] = [], logger: Logger)
+        -> Router<Context>
+    {
         let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: PlainErrorPageMiddleware(logger: logger))
         router.add(middleware: SecurityHeadersMiddleware())
-        AssociationController(files: files).addRoutes(to: router)
-        HealthController(readinessChecks: readinessChecks).addRoutes(to: router)
-        backend?.addRoutes(to: router, logger: logger)
+        AssociationController(files: services.files).addRoutes(to: router)
+        HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).addRoutes(to: router)
+        services.embeddedBackend?.addRoutes(to: router, logger: logger)
+        ActionPagesController<Context>(
+            configuration: services.configuration, backend: services.authBackend, renderer: services.renderer,
+            formToken: FormToken(secret: services.formSecret), policy: RedirectPolicy(authorizedDomains: services.configuration.authorizedDomains),
+            stylesheet: services.stylesheet, logger: logger
+        ).addRoutes(to: router)
         return router
     }
 
     public static func build(
-        configuration: LinkDomainConfiguration,
-        files: AssociationFiles,
-        backend: EmbeddedBackend? = nil,
+        _ services: LinkDomainServices,
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        Application(
-            router: router(files: files, backend: backend, logger: logger),
+        let configuration = services.configuration
+        return Application(
+            router: router(services, logger: logger),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
@@ -44,7 +97,8 @@ public enum LinkDomainApplication {
             "  backend:           \(configuration.backend.rawValue)"
                 + (configuration.backend == .embedded
                     ? " (project \(configuration.projectID), database \(configuration.sqlitePath)), Identity Toolkit API at /identitytoolkit.googleapis.com/v1"
-                    : ""),
+                    : " at \(configuration.backendURL ?? "its default URL")"),
+            "  email links:       /__/auth/links, /__/auth/action" + (configuration.actionPath.map { ", \($0)" } ?? ""),
             "  /.well-known/apple-app-site-association  "
                 + (configuration.appleAssociationFile.map { "(verbatim from \($0))" }
                     ?? "\(configuration.appleApps.count) Apple app(s)"),

@@ -16,22 +16,26 @@ struct BackendHarness {
     let clock: ManualBackendClock
     let configuration: LinkDomainConfiguration
 
-    init(emailEnumerationProtection: Bool = true, databasePath: String? = nil, clock: ManualBackendClock? = nil) {
+    init(emailEnumerationProtection: Bool = true, databasePath: String? = nil, clock: ManualBackendClock? = nil,
+         adjust: (inout LinkDomainConfiguration) -> Void = { _ in }) {
         self.databasePath = databasePath
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-test-\(UUID().uuidString)/auth.sqlite").path
         self.clock = clock ?? ManualBackendClock(milliseconds: 1_800_000_000_000)
-        configuration = LinkDomainConfiguration(
+        var configuration = LinkDomainConfiguration(
             publicBaseURL: "https://links.example.com", port: 0,
-            appleApps: [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.app")],
+            appleApps: [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.app", appStoreID: "1234567890")],
+            androidApps: [AndroidApp(packageName: "com.example.app", fingerprints: [Fixtures.fingerprintA])],
             authorizedDomains: ["app.example.com", "links.example.com"],
-            emailEnumerationProtection: emailEnumerationProtection, sqlitePath: self.databasePath)
+            emailEnumerationProtection: emailEnumerationProtection, sqlitePath: self.databasePath,
+            pivotBaseURL: "https://open.example.com",
+            publicDirectory: Fixtures.repositoryRoot.appendingPathComponent("Public").path)
+        adjust(&configuration)
+        self.configuration = configuration
     }
 
     func run<Value>(setup: TestingSetup = .live, _ test: @Sendable (BackendClient) async throws -> Value) async throws -> Value {
-        let backend = try EmbeddedBackend.open(configuration: configuration, clock: clock, logger: Logger(label: "test"))
-        let app = LinkDomainApplication.build(
-            configuration: configuration, files: try AssociationFiles(configuration: configuration), backend: backend,
-            logger: Logger(label: "test"))
+        let services = try await LinkDomainServices.make(configuration: configuration, clock: clock, logger: Logger(label: "test"))
+        let app = LinkDomainApplication.build(services, logger: Logger(label: "test"))
         return try await app.test(setup) { client in try await test(BackendClient(client: client)) }
     }
 }
@@ -77,6 +81,23 @@ struct BackendClient: Sendable {
         try await client.execute(uri: path, method: .get) { Self.answer($0) }
     }
 
+    /// A page as a browser on `agent` gets it.
+    func page(_ path: String, agent: String = UserAgents.desktop, method: HTTPRequest.Method = .get, headers: HTTPFields = [:]) async throws -> Page {
+        var headers = headers
+        headers[.userAgent] = agent
+        return try await client.execute(uri: path, method: method, headers: headers) { Page($0) }
+    }
+
+    /// Submits a page's form as a browser would: its hidden fields, `extra`, and the cookie it set.
+    func submit(_ page: Page, _ extra: [String: String] = [:], cookie: String? = nil) async throws -> Page {
+        var fields = page.hiddenFields
+        fields.merge(extra) { $1 }
+        let body = fields.map { "\(ActionLinkEncoder.percentEncode($0))=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .userAgent: UserAgents.desktop]
+        if let cookie = cookie ?? page.cookie { headers[.cookie] = cookie }
+        return try await client.execute(uri: "/__/auth/action", method: .post, headers: headers, body: ByteBuffer(string: body)) { Page($0) }
+    }
+
     private static func answer(_ response: TestResponse) -> Answer {
         let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body))
         return Answer(status: response.status, json: object as? [String: Any] ?? [:])
@@ -103,4 +124,62 @@ struct BackendClient: Sendable {
     func oobCodes() async throws -> [[String: Any]] {
         try await get("/emulator/v1/projects/\(BackendHarness.projectID)/oobCodes").json["oobCodes"] as? [[String: Any]] ?? []
     }
+}
+
+/// A rendered page: status, headers, HTML, and what a browser would read from it.
+struct Page: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var html: String
+
+    init(_ response: TestResponse) {
+        status = response.status
+        headers = response.headers
+        html = String(buffer: response.body)
+    }
+
+    /// The `ld_form` cookie the page set, as a `Cookie` header value.
+    var cookie: String? {
+        headers[.setCookie].flatMap { $0.split(separator: ";").first.map(String.init) }
+    }
+
+    var title: String? {
+        guard let start = html.range(of: "<h1 id=\"page-title\">"), let end = html[start.upperBound...].range(of: "</h1>") else { return nil }
+        return String(html[start.upperBound..<end.lowerBound])
+    }
+
+    /// The hidden inputs of the page's form, unescaped.
+    var hiddenFields: [String: String] {
+        var fields: [String: String] = [:]
+        var rest = Substring(html)
+        while let input = rest.range(of: "<input type=\"hidden\" name=\"") {
+            let afterName = rest[input.upperBound...]
+            guard let nameEnd = afterName.firstIndex(of: "\""), let valueStart = afterName.range(of: "value=\"") else { break }
+            let valueRest = afterName[valueStart.upperBound...]
+            guard let valueEnd = valueRest.firstIndex(of: "\"") else { break }
+            fields[String(afterName[..<nameEnd])] = Self.unescape(String(valueRest[..<valueEnd]))
+            rest = valueRest[valueEnd...]
+        }
+        return fields
+    }
+
+    /// The `href` of the first link with class `cls`.
+    func href(_ cls: String) -> String? {
+        guard let anchor = html.range(of: "class=\"\(cls)\" href=\"") else { return nil }
+        let rest = html[anchor.upperBound...]
+        return rest.firstIndex(of: "\"").map { Self.unescape(String(rest[..<$0])) }
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#x2F;", with: "/").replacingOccurrences(of: "&#x3D;", with: "=")
+            .replacingOccurrences(of: "&#x60;", with: "`").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
+
+enum UserAgents {
+    static let desktop = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+    static let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+    static let scanner = "Mozilla/5.0 (compatible; Barracuda Sentinel; +https://barracuda.com)"
 }

@@ -12,10 +12,8 @@ import Testing
 struct ServerTests {
     static let associationHeaders: [HTTPField.Name] = [.contentType, .cacheControl, .eTag, .contentLength]
 
-    static func application(logger: Logger = Logger(label: "test")) throws -> some ApplicationProtocol {
-        let configuration = try Fixtures.load(Fixtures.multiAppJSON)
-        return LinkDomainApplication.build(
-            configuration: configuration, files: try AssociationFiles(configuration: configuration), logger: logger)
+    static func application(logger: Logger = Logger(label: "test")) async throws -> some ApplicationProtocol {
+        LinkDomainApplication.build(try await Fixtures.services(), logger: logger)
     }
 
     @Test(
@@ -122,9 +120,8 @@ struct ServerTests {
 
     @Test("readiness fails with the failing check's name")
     func notReady() async throws {
-        let router = LinkDomainApplication.router(
-            files: try AssociationFiles(configuration: Fixtures.load(Fixtures.multiAppJSON)),
-            readinessChecks: [FailingCheck()], logger: Logger(label: "test"))
+        let router = LinkDomainApplication.router(try await Fixtures.services(), extraReadinessChecks: [FailingCheck()],
+                                                  logger: Logger(label: "test"))
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/readyz", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)

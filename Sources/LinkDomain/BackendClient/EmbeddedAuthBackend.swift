@@ -1,0 +1,48 @@
+/// ``AuthBackend`` served in-process by the embedded backend: the same operations its HTTP API runs.
+struct EmbeddedAuthBackend: AuthBackend {
+    let service: AccountService
+
+    func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        try await call(["oobCode": .string(code)], context) { try await $0.resetPassword($1, $2) }
+    }
+
+    func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        try await call(["oobCode": .string(code), "newPassword": .string(newPassword)], context) { try await $0.resetPassword($1, $2) }
+    }
+
+    func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        // accounts:update answers with the account; what the code was for comes from checking it first.
+        let info = try await checkCode(code, context: context)
+        let applied = try await call(["oobCode": .string(code)], context) { try await $0.update($1, $2) }
+        return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
+    }
+
+    func isReachable() async -> Bool { true }
+
+    private func call(
+        _ fields: [String: JSONValue], _ context: BackendCallContext,
+        _ operation: (AccountService, RequestBody, CallContext) async throws -> JSONValue
+    ) async throws(BackendError) -> CodeInfo {
+        do {
+            let answer = try await operation(service, RequestBody(fields), CallContext(tenantID: context.tenantID ?? ""))
+            guard case .object(let object) = answer else { throw BackendError.invalidResponse }
+            return CodeInfo(object)
+        } catch let error as IdentityToolkitError {
+            throw BackendError.fromMessage(error.message)
+        } catch let error as BackendError {
+            throw error
+        } catch {
+            throw .unreachable
+        }
+    }
+}
+
+extension CodeInfo {
+    init(_ object: [String: JSONValue]) {
+        func string(_ name: String) -> String? {
+            if case .string(let value)? = object[name] { return value }
+            return nil
+        }
+        self.init(requestType: string("requestType") ?? "", email: string("email"), newEmail: string("newEmail"))
+    }
+}

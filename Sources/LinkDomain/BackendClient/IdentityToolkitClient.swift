@@ -1,0 +1,104 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// ``AuthBackend`` over HTTP: Google Identity Toolkit, or a Firebase Auth emulator.
+///
+/// Uses the shared, pooled async-http-client; every call has a deadline. Only the check-only call
+/// is retried (it spends nothing); a spending call that fails in transit is reported, never repeated.
+public struct IdentityToolkitClient: AuthBackend {
+    /// `https://identitytoolkit.googleapis.com/v1` or `http://HOST:PORT/identitytoolkit.googleapis.com/v1`.
+    public let baseURL: String
+    /// Used when a link carries no `apiKey`.
+    public let defaultAPIKey: String
+    public let timeout: TimeAmount
+    public let checkAttempts: Int
+    private let client: HTTPClient
+
+    public init(baseURL: String, defaultAPIKey: String, timeout: TimeAmount = .seconds(10), checkAttempts: Int = 3,
+                client: HTTPClient = .shared) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.defaultAPIKey = defaultAPIKey
+        self.timeout = timeout
+        self.checkAttempts = max(1, checkAttempts)
+        self.client = client
+    }
+
+    /// Google's production endpoint.
+    public static func google(apiKey: String) -> IdentityToolkitClient {
+        IdentityToolkitClient(baseURL: "https://identitytoolkit.googleapis.com/v1", defaultAPIKey: apiKey)
+    }
+
+    /// A Firebase Auth emulator at `host:port`.
+    public static func emulator(host: String, apiKey: String) -> IdentityToolkitClient {
+        IdentityToolkitClient(baseURL: "http://\(host)/identitytoolkit.googleapis.com/v1", defaultAPIKey: apiKey)
+    }
+
+    public func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        var lastError = BackendError.unreachable
+        for attempt in 1...checkAttempts {
+            do {
+                return CodeInfo(try await post("accounts:resetPassword", ["oobCode": .string(code)], context: context))
+            } catch .rejected(let code, let detail) {
+                throw .rejected(code: code, detail: detail)
+            } catch {
+                lastError = error
+                if attempt < checkAttempts { try? await Task.sleep(for: .milliseconds(100 * attempt)) }
+            }
+        }
+        throw lastError
+    }
+
+    public func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        CodeInfo(try await post("accounts:resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], context: context))
+    }
+
+    public func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        let info = try await checkCode(code, context: context)
+        let applied = CodeInfo(try await post("accounts:update", ["oobCode": .string(code)], context: context))
+        return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
+    }
+
+    public func isReachable() async -> Bool {
+        var request = HTTPClientRequest(url: "\(baseURL)/projects?key=\(ActionLinkEncoder.percentEncode(defaultAPIKey))")
+        request.method = .GET
+        // Any HTTP answer means the backend is there; only transport failures make it unready.
+        return (try? await client.execute(request, timeout: timeout)) != nil
+    }
+
+    private func post(_ operation: String, _ fields: [String: JSONValue], context: BackendCallContext)
+        async throws(BackendError) -> [String: JSONValue]
+    {
+        var body = fields
+        if let tenantID = context.tenantID { body["tenantId"] = .string(tenantID) }
+        let key = ActionLinkEncoder.percentEncode(context.apiKey ?? defaultAPIKey)
+        var request = HTTPClientRequest(url: "\(baseURL)/\(operation)?key=\(key)")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        let encoded: Data
+        do {
+            encoded = try JSONEncoder().encode(JSONValue.object(body))
+        } catch {
+            throw .invalidResponse
+        }
+        request.body = .bytes(ByteBuffer(data: encoded))
+        let buffer: ByteBuffer
+        let status: HTTPResponseStatus
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            status = response.status
+            buffer = try await response.body.collect(upTo: 1 << 20)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw .timedOut
+        } catch {
+            throw .unreachable
+        }
+        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+            throw .invalidResponse
+        }
+        if status == .ok { return object }
+        guard case .object(let error)? = object["error"], case .string(let message)? = error["message"] else { throw .invalidResponse }
+        throw BackendError.fromMessage(message)
+    }
+}

@@ -1,0 +1,127 @@
+/// Finds the email action in any link shape LinkDomain receives (WIRE.md §1):
+///
+/// - `/__/auth/links?link=<action URL>`
+/// - the action URL itself, at `/__/auth/action` or a custom action path
+/// - the Auth emulator's `/emulator/action?...`
+/// - Dynamic Links long links on any path: `?link=<action URL>&apn=...&ibi=...&ifl=...`
+/// - `deep_link_id` hand-offs
+///
+/// Nested links are unwrapped in the Firebase JS SDK's order of preference (`deep_link_id`'s
+/// `link`, `deep_link_id`, `link`'s `deep_link_id`, `link`), up to ``maximumDepth`` levels. Dynamic
+/// Links parameters are taken from the outermost level that has them. Parsing is pure and never
+/// traps, whatever the input.
+public enum LinkParser {
+    static let maximumDepth = 4
+    /// Longer values are refused rather than carried into pages and redirects.
+    static let maximumCodeLength = 512
+    static let maximumURLLength = 4096
+
+    /// Parses a request's path and raw (still percent-encoded) query string.
+    public static func parse(path: Substring, query: Substring) -> Result<ActionLink, LinkParseError> {
+        let outer = QueryString(query)
+        let shape: LinkShape
+        if outer["deep_link_id"] != nil {
+            shape = .deepLinkID
+        } else if path.hasPrefix("/__/auth/links") {
+            shape = .authLinks
+        } else if path.hasPrefix("/emulator/action") {
+            shape = .emulatorAction
+        } else if outer["link"] != nil {
+            shape = .legacyDynamicLink
+        } else {
+            shape = .actionURL
+        }
+        var hints = PlatformHints()
+        return find(in: outer, depth: 0, hints: &hints).flatMap { parameters in
+            build(parameters, hints: hints, shape: shape)
+        }
+    }
+
+    /// Parses a whole URL (`https://host/path?query`).
+    public static func parse(url: String) -> Result<ActionLink, LinkParseError> {
+        let text = Substring(url)
+        var pathStart = text.startIndex
+        if let scheme = text.range(of: "://") {
+            pathStart = text[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? text.endIndex
+        }
+        let pathAndQuery = text[pathStart...]
+        let path = pathAndQuery.prefix { $0 != "?" && $0 != "#" }
+        return parse(path: path, query: QueryString.of(pathAndQuery))
+    }
+
+    private static func find(in query: QueryString, depth: Int, hints: inout PlatformHints) -> Result<QueryString, LinkParseError> {
+        if hints.isEmpty { readHints(query, into: &hints) }
+        if query["mode"] != nil || query["oobCode"] != nil { return .success(query) }
+        guard depth < maximumDepth else { return .failure(.notAnActionLink) }
+        let link = query["link"].map { Substring($0) }
+        let deepLink = query["deep_link_id"].map { Substring($0) }
+        var candidates: [Substring] = []
+        if let deepLink {
+            if let inner = QueryString(QueryString.of(deepLink))["link"] { candidates.append(Substring(inner)) }
+            candidates.append(deepLink)
+        }
+        if let link {
+            if let inner = QueryString(QueryString.of(link))["deep_link_id"] { candidates.append(Substring(inner)) }
+            candidates.append(link)
+        }
+        for candidate in candidates {
+            var inner = QueryString(QueryString.of(candidate))
+            // A link mailed without escaping its own `&`: the action's parameters landed beside `link`.
+            // The iOS SDK reads such links by the same side effect; so do we.
+            if inner["mode"] == nil && inner["oobCode"] == nil && candidate == link
+                && (query["mode"] != nil || query["oobCode"] != nil)
+            {
+                inner = query
+            }
+            if case .success(let found) = find(in: inner, depth: depth + 1, hints: &hints) { return .success(found) }
+        }
+        return .failure(.notAnActionLink)
+    }
+
+    private static func readHints(_ query: QueryString, into hints: inout PlatformHints) {
+        hints.androidPackageName = query["apn"]
+        hints.androidFallbackURL = query["afl"]
+        hints.androidMinimumVersion = query["amv"].flatMap { Int($0) }
+        hints.iOSBundleID = query["ibi"]
+        hints.iOSFallbackURL = query["ifl"]
+        hints.iOSAppStoreID = query["isi"]
+        hints.iOSMinimumVersion = query["imv"]
+        hints.iPadBundleID = query["ipbi"]
+        hints.iPadFallbackURL = query["ipfl"]
+        hints.iOSCustomScheme = query["ius"]
+        hints.otherPlatformFallbackURL = query["ofl"]
+        hints.skipPreviewPage = query["efr"] == "1"
+        hints.socialTitle = query["st"]
+        hints.socialDescription = query["sd"]
+        hints.socialImageURL = query["si"]
+        for url in [hints.androidFallbackURL, hints.iOSFallbackURL, hints.iPadFallbackURL, hints.otherPlatformFallbackURL,
+                    hints.socialImageURL] where (url?.utf8.count ?? 0) > maximumURLLength {
+            hints = PlatformHints()  // absurd values: ignore the hints rather than carry them anywhere
+            return
+        }
+    }
+
+    private static func build(_ query: QueryString, hints: PlatformHints, shape: LinkShape) -> Result<ActionLink, LinkParseError> {
+        guard let modeName = query["mode"], !modeName.isEmpty else { return .failure(.notAnActionLink) }
+        guard let mode = ActionMode(rawValue: modeName) else { return .failure(.unknownMode(String(modeName.prefix(64)))) }
+        guard let code = query["oobCode"], !code.isEmpty else { return .failure(.notAnActionLink) }
+        guard code.utf8.count <= maximumCodeLength else { return .failure(.invalidParameter("oobCode")) }
+        var link = ActionLink(mode: mode, oobCode: code, hints: hints, shape: shape)
+        link.apiKey = nonEmpty(query["apiKey"])
+        link.continueURL = nonEmpty(query["continueUrl"])
+        link.languageCode = nonEmpty(query["lang"])
+        link.tenantID = nonEmpty(query["tenantId"])
+        link.linkDomain = nonEmpty(query["linkDomain"])
+        for (name, value) in [("apiKey", link.apiKey), ("lang", link.languageCode), ("tenantId", link.tenantID), ("linkDomain", link.linkDomain)]
+        where (value?.utf8.count ?? 0) > 256 {
+            return .failure(.invalidParameter(name))
+        }
+        if (link.continueURL?.utf8.count ?? 0) > maximumURLLength { return .failure(.invalidParameter("continueUrl")) }
+        return .success(link)
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The pages a mail recipient meets: `/__/auth/links`, `/__/auth/action` (and a custom action
+/// path, the emulator's `/emulator/action`, and legacy Dynamic Links on any path).
+///
+/// GET and HEAD never spend a code: GET at most checks it (the backend's check-only call), HEAD
+/// does not even that. Codes are spent only by a POST from a page's own form, which carries a token
+/// bound to that page, that code and that browser.
+struct ActionPagesController<Context: RequestContext>: Sendable {
+    let configuration: LinkDomainConfiguration
+    let backend: any AuthBackend
+    let renderer: PageRenderer
+    let formToken: FormToken
+    let policy: RedirectPolicy
+    let stylesheet: [UInt8]
+    let logger: Logger
+
+    func addRoutes(to router: Router<Context>) {
+        var linkPaths: [RouterPath] = ["/__/auth/links", "/__/auth/action", "/emulator/action"]
+        if let actionPath = configuration.actionPath { linkPaths.append(RouterPath(actionPath)) }
+        for path in linkPaths {
+            router.get(path) { request, _ in await page(for: request) }
+        }
+        router.post("/__/auth/action") { request, _ in await submit(request) }
+        router.get("/__/static/styles.css") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: stylesheet)))
+        }
+        // Dynamic Links long links arrive on any path of the old custom domain: `/?link=...&apn=...`.
+        router.get("/") { request, _ in try await legacyLink(request) }
+        router.get("/**") { request, _ in try await legacyLink(request) }
+    }
+
+    private func legacyLink(_ request: Request) async throws -> Response {
+        guard QueryString(Substring(request.uri.query ?? ""))["link"] != nil else { throw HTTPError(.notFound) }
+        return await page(for: request)
+    }
+
+    // MARK: GET: landing, redirect or the page for the mode
+
+    func page(for request: Request) async -> Response {
+        let query = Substring(request.uri.query ?? "")
+        let language = PageRenderer.language(for: QueryString(query)["lang"] ?? acceptLanguage(request))
+        let link: ActionLink
+        switch LinkParser.parse(path: Substring(request.uri.path), query: query) {
+        case .success(let parsed): link = parsed
+        case .failure: return message(.badRequest, language: language, title: "error_not_link_title", body: ["error_not_link_body"])
+        }
+        let pageLanguage = PageRenderer.language(for: link.languageCode ?? acceptLanguage(request))
+        let visitor = PlatformClassifier.classify(
+            userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform],
+            mobileHint: request.headers[.secCHUAMobile])
+        let preferWeb = QueryString(query)["web"] == "1"
+        let decision = LinkRouter.decide(link, visitor: visitor, appleApps: configuration.appleApps,
+                                         androidApps: configuration.androidApps, policy: policy, preferWeb: preferWeb)
+        switch decision {
+        case .botPage:
+            return message(.ok, language: pageLanguage, title: "bot_title", body: ["bot_body"])
+        case .appLanding(let target):
+            return landing(target, link: link, request: request, visitor: visitor, language: pageLanguage)
+        case .continueToApp(let url):
+            return Response(status: .seeOther, headers: [.location: url, .cacheControl: "no-store"])
+        case .signInInstructions:
+            if link.continueURL != nil {
+                return message(.badRequest, language: pageLanguage, title: "error_redirect_title", body: ["error_redirect_body"])
+            }
+            return message(.ok, language: pageLanguage, title: "signin_title", body: ["signin_body"])
+        case .webPage:
+            // HEAD is answered without asking the backend anything.
+            if request.method == .head { return message(.ok, language: pageLanguage, title: "bot_title", body: ["bot_body"]) }
+            return await modePage(link, language: pageLanguage)
+        }
+    }
+
+    private func modePage(_ link: ActionLink, language: String, error: String? = nil, status: HTTPResponse.Status = .ok) async -> Response {
+        let info: CodeInfo
+        do {
+            info = try await backend.checkCode(link.oobCode, context: BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID))
+        } catch {
+            return failure(error, language: language)
+        }
+        guard info.requestType == Self.requestType(for: link.mode) else {
+            return message(.badRequest, language: language, title: "error_invalid_title", body: ["error_invalid_body"])
+        }
+        let nonce = FormToken.newNonce()
+        let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, nonce: nonce, issuedAt: now())
+        var fields: [[String: String]] = [
+            ["name": "mode", "value": link.mode.rawValue], ["name": "oobCode", "value": link.oobCode], ["name": "form", "value": token],
+            ["name": "lang", "value": language],
+        ]
+        if let apiKey = link.apiKey { fields.append(["name": "apiKey", "value": apiKey]) }
+        if let tenantID = link.tenantID { fields.append(["name": "tenantId", "value": tenantID]) }
+        if let continueURL = link.continueURL { fields.append(["name": "continueUrl", "value": continueURL]) }
+        let strings = renderer.table(language)
+        let html: String
+        if link.mode == .resetPassword {
+            var values: [String: Any] = ["title": strings["reset_title"] ?? "", "fields": fields]
+            values["email"] = info.email
+            values["error"] = error
+            html = renderer.render("reset-password", language: language, values: values)
+        } else {
+            let prefix = Self.stringPrefix(for: link.mode)
+            var values: [String: Any] = [
+                "title": strings["\(prefix)_title"] ?? "", "body": strings["\(prefix)_body"] ?? "", "button": strings["\(prefix)_button"] ?? "",
+                "fields": fields,
+            ]
+            values["email"] = info.email
+            if link.mode == .verifyAndChangeEmail { values["newEmail"] = info.newEmail }
+            html = renderer.render("confirm-action", language: language, values: values)
+        }
+        var response = htmlResponse(status, html)
+        response.headers[.setCookie] = cookie(nonce)
+        return response
+    }
+
+    private func landing(_ target: AppTarget, link: ActionLink, request: Request, visitor: Visitor, language: String) -> Response {
+        let strings = renderer.table(language)
+        // One leading slash only: "//host/..." would make the "continue" link leave this site.
+        let path = "/" + request.uri.path.drop { $0 == "/" }
+        let pathAndQuery = path + (request.uri.query.map { "?\($0)" } ?? "")
+        var values: [String: Any] = ["title": strings["landing_title"] ?? ""]
+        switch target.kind {
+        case .apple:
+            // A universal link fires only for a tap that leads to another domain: the pivot host.
+            if let pivot = configuration.pivotBaseURL { values["openURL"] = pivot + pathAndQuery }
+            let fallback = (visitor.platform == .iPadOS ? link.hints.iPadFallbackURL : nil) ?? link.hints.iOSFallbackURL
+            values["storeURL"] = fallback.flatMap(policy.allowed) ?? target.storeURL
+            values["storeLabel"] = strings[target.storeURL == nil ? "get_app_fallback" : "get_app_store"]
+        case .android(let app):
+            let store = link.hints.androidFallbackURL.flatMap(policy.allowed) ?? target.storeURL ?? ""
+            values["openURL"] = "intent://\(configuration.publicHost)\(pathAndQuery)#Intent;scheme=https;package=\(app.packageName);"
+                + "S.browser_fallback_url=\(ActionLinkEncoder.percentEncode(store));end"
+            values["storeURL"] = store
+            values["storeLabel"] = strings["get_app_play"]
+        }
+        if link.mode != .signIn || link.continueURL.flatMap(policy.allowed) != nil {
+            values["webURL"] = pathAndQuery + (request.uri.query == nil ? "?" : "&") + "web=1"
+        }
+        return htmlResponse(.ok, renderer.render("landing", language: language, values: values))
+    }
+
+    // MARK: POST: spend the code
+
+    func submit(_ request: Request) async -> Response {
+        let fields: QueryString
+        do {
+            let body = try await request.body.collect(upTo: 16 * 1024)
+            fields = QueryString(Substring(String(buffer: body).replacingOccurrences(of: "+", with: "%20")))
+        } catch {
+            return message(.contentTooLarge, language: "en", title: "error_generic_title", body: ["error_generic_body"])
+        }
+        let language = PageRenderer.language(for: fields["lang"])
+        guard let modeName = fields["mode"], let mode = ActionMode(rawValue: modeName), mode != .signIn,
+            let code = fields["oobCode"], !code.isEmpty, code.utf8.count <= LinkParser.maximumCodeLength
+        else {
+            return message(.badRequest, language: language, title: "error_not_link_title", body: ["error_not_link_body"])
+        }
+        guard formToken.isValid(fields["form"] ?? "", mode: modeName, code: code, nonce: cookieValue(request, FormToken.cookieName), now: now())
+        else {
+            return message(.forbidden, language: language, title: "error_form_title", body: ["error_form_body"])
+        }
+        var link = ActionLink(mode: mode, oobCode: code)
+        link.apiKey = fields["apiKey"].flatMap { $0.isEmpty ? nil : $0 }
+        link.tenantID = fields["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
+        link.continueURL = fields["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        link.languageCode = language
+        let context = BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID)
+        let prefix = Self.stringPrefix(for: mode)
+        do {
+            if mode == .resetPassword {
+                let password = fields["newPassword"] ?? ""
+                if password.isEmpty { return await modePage(link, language: language, error: renderer.table(language)["password_missing"], status: .badRequest) }
+                if password != fields["confirmPassword"] {
+                    return await modePage(link, language: language, error: renderer.table(language)["passwords_differ"], status: .badRequest)
+                }
+                _ = try await backend.resetPassword(code: code, newPassword: password, context: context)
+            } else {
+                let info = try await backend.applyCode(code, context: context)
+                guard info.requestType == Self.requestType(for: mode) else {
+                    return message(.badRequest, language: language, title: "error_invalid_title", body: ["error_invalid_body"])
+                }
+            }
+        } catch .rejected(code: "WEAK_PASSWORD", _) where mode == .resetPassword {
+            return await modePage(link, language: language, error: renderer.table(language)["weak_password"], status: .badRequest)
+        } catch {
+            return failure(error, language: language)
+        }
+        let donePrefix = "\(prefix)_done"
+        let continueURL = link.continueURL.flatMap(policy.allowed)
+        return message(.ok, language: language, title: "\(donePrefix)_title", body: ["\(donePrefix)_body"],
+                       action: continueURL.map { ($0, "continue_button") })
+    }
+
+    // MARK: Shared
+
+    private func failure(_ error: BackendError, language: String) -> Response {
+        switch error {
+        case .rejected(let code, _):
+            switch code {
+            case "EXPIRED_OOB_CODE": return message(.gone, language: language, title: "error_expired_title", body: ["error_expired_body"])
+            case "INVALID_OOB_CODE": return message(.badRequest, language: language, title: "error_invalid_title", body: ["error_invalid_body"])
+            case "USER_DISABLED": return message(.forbidden, language: language, title: "error_disabled_title", body: ["error_disabled_body"])
+            case "EMAIL_NOT_FOUND", "USER_NOT_FOUND":
+                return message(.notFound, language: language, title: "error_account_title", body: ["error_account_body"])
+            default:
+                logger.warning("backend refused an action", metadata: ["code": .string(code)])
+                return message(.badRequest, language: language, title: "error_generic_title", body: ["error_generic_body"])
+            }
+        case .unreachable:
+            return message(.serviceUnavailable, language: language, title: "error_unavailable_title", body: ["error_unavailable_body"])
+        case .timedOut:
+            return message(.gatewayTimeout, language: language, title: "error_timeout_title", body: ["error_timeout_body"])
+        case .invalidResponse:
+            return message(.badGateway, language: language, title: "error_bad_gateway_title", body: ["error_bad_gateway_body"])
+        }
+    }
+
+    private func message(_ status: HTTPResponse.Status, language: String, title: String, body: [String],
+                         action: (url: String, label: String)? = nil) -> Response {
+        let strings = renderer.table(language)
+        var values: [String: Any] = ["title": strings[title] ?? title, "paragraphs": body.map { strings[$0] ?? $0 }]
+        if let action {
+            values["actionURL"] = action.url
+            values["actionLabel"] = strings[action.label] ?? action.label
+        }
+        return htmlResponse(status, renderer.render("message", language: language, values: values))
+    }
+
+    private func htmlResponse(_ status: HTTPResponse.Status, _ html: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private func cookie(_ nonce: String) -> String {
+        let secure = configuration.publicBaseURL.hasPrefix("https://") ? "; Secure" : ""
+        return "\(FormToken.cookieName)=\(nonce); Path=/__/auth; Max-Age=\(FormToken.lifetimeSeconds); HttpOnly; SameSite=Strict\(secure)"
+    }
+
+    private func cookieValue(_ request: Request, _ name: String) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0] == name { return String(parts[1]) }
+            }
+        }
+        return nil
+    }
+
+    private func acceptLanguage(_ request: Request) -> String? {
+        request.headers[.acceptLanguage]?.split(separator: ",").first.map { String($0.split(separator: ";")[0]).trimmingCharacters(in: .whitespaces) }
+    }
+
+    private func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
+
+    static func requestType(for mode: ActionMode) -> String {
+        switch mode {
+        case .signIn: "EMAIL_SIGNIN"
+        case .resetPassword: "PASSWORD_RESET"
+        case .verifyEmail: "VERIFY_EMAIL"
+        case .recoverEmail: "RECOVER_EMAIL"
+        case .verifyAndChangeEmail: "VERIFY_AND_CHANGE_EMAIL"
+        case .revertSecondFactorAddition: "REVERT_SECOND_FACTOR_ADDITION"
+        }
+    }
+
+    static func stringPrefix(for mode: ActionMode) -> String {
+        switch mode {
+        case .signIn: "signin"
+        case .resetPassword: "reset"
+        case .verifyEmail: "verify"
+        case .recoverEmail: "recover"
+        case .verifyAndChangeEmail: "change"
+        case .revertSecondFactorAddition: "revert"
+        }
+    }
+}
+
+extension HTTPField.Name {
+    static let secCHUAPlatform = HTTPField.Name("Sec-CH-UA-Platform")!
+    static let secCHUAMobile = HTTPField.Name("Sec-CH-UA-Mobile")!
+}

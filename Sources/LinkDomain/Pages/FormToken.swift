@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+
+/// CSRF protection for the forms that spend codes: the token is an HMAC over the page's mode and
+/// code, a per-browser nonce (kept in a SameSite=Strict cookie) and the time it was issued, so a
+/// POST is accepted only from a page this service rendered for that code, in that browser, recently.
+struct FormToken: Sendable {
+    static let lifetimeSeconds: Int64 = 3600
+    static let cookieName = "ld_form"
+
+    let key: SymmetricKey
+
+    init(secret: [UInt8]) {
+        key = SymmetricKey(data: secret)
+    }
+
+    static func randomSecret() -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in generator.next() }
+    }
+
+    static func newNonce() -> String { RandomToken.make(bytes: 16) }
+
+    func token(mode: String, code: String, nonce: String, issuedAt: Int64) -> String {
+        "\(issuedAt).\(signature(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt))"
+    }
+
+    func isValid(_ token: String, mode: String, code: String, nonce: String?, now: Int64) -> Bool {
+        guard let nonce, !nonce.isEmpty else { return false }
+        let parts = token.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let issuedAt = Int64(parts[0]), issuedAt <= now + 60, now - issuedAt <= Self.lifetimeSeconds else {
+            return false
+        }
+        let expected = signature(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt)
+        // Constant-time comparison.
+        guard expected.utf8.count == parts[1].utf8.count else { return false }
+        return zip(expected.utf8, parts[1].utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private func signature(mode: String, code: String, nonce: String, issuedAt: Int64) -> String {
+        let message = Data("v1|\(mode)|\(code)|\(nonce)|\(issuedAt)".utf8)
+        let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)
+        return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,60 @@
+/// Who is visiting, as far as the request tells.
+public enum Platform: String, Sendable, Equatable, CaseIterable {
+    case iOS
+    /// iPadOS, including desktop-class Safari, which presents itself as a Mac.
+    case iPadOS
+    case android
+    case desktop
+    /// Link scanners, preview fetchers and crawlers: never shown anything that spends or reveals.
+    case bot
+
+    public var isMobile: Bool { self == .iOS || self == .iPadOS || self == .android }
+    public var isApple: Bool { self == .iOS || self == .iPadOS }
+}
+
+/// The visitor's platform and whether they are inside a mail app's own browser.
+public struct Visitor: Sendable, Equatable {
+    public var platform: Platform
+    /// Gmail's or Outlook's in-app browser: universal links and App Links do not fire there.
+    public var inAppMailBrowser: Bool
+
+    public init(platform: Platform, inAppMailBrowser: Bool = false) {
+        self.platform = platform
+        self.inAppMailBrowser = inAppMailBrowser
+    }
+}
+
+/// Classifies a visitor from `User-Agent` and, when sent, the `Sec-CH-UA-Platform` and
+/// `Sec-CH-UA-Mobile` client hints (which Chromium browsers send instead of detail in the UA).
+public enum PlatformClassifier {
+    /// Case-insensitive substrings that mark automated fetchers: mail-security scanners, link
+    /// preview bots and generic HTTP clients.
+    static let botMarkers = [
+        "bot", "crawler", "spider", "slurp", "preview", "scanner", "safelinks", "safe links", "barracuda", "mimecast",
+        "proofpoint", "curl/", "wget/", "python-requests", "python-urllib", "go-http-client", "okhttp", "java/", "libwww",
+        "httpclient", "headlesschrome", "phantomjs", "facebookexternalhit", "whatsapp", "slackbot", "twitterbot",
+        "linkedinbot", "discordbot", "telegrambot", "skypeuripreview", "outlook-ios-linkpreview", "microsoft office",
+        "ms office", "google-read-aloud", "yahoo! slurp", "bingpreview",
+    ]
+
+    public static func classify(userAgent: String?, platformHint: String? = nil, mobileHint: String? = nil) -> Visitor {
+        let agent = (userAgent ?? "").lowercased()
+        let inAppMail = agent.contains("gmail") || agent.contains("outlook-ios/") || agent.contains("outlook-android/")
+        if agent.isEmpty && platformHint == nil { return Visitor(platform: .bot) }
+        // A preview fetcher named Outlook-iOS-LinkPreview is a bot even though it says iOS.
+        if botMarkers.contains(where: agent.contains) { return Visitor(platform: .bot) }
+
+        let hint = platformHint.map { $0.trimmingCharacters(in: .init(charactersIn: "\" ")).lowercased() }
+        if hint == "android" || agent.contains("android") { return Visitor(platform: .android, inAppMailBrowser: inAppMail) }
+        if agent.contains("ipad") { return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail) }
+        if agent.contains("iphone") || agent.contains("ipod") || hint == "ios" {
+            return Visitor(platform: .iOS, inAppMailBrowser: inAppMail)
+        }
+        // iPadOS 13+ Safari asks for desktop sites by presenting as a Mac; only the touch-capable
+        // "Mobile/" token in a Macintosh Safari UA gives it away.
+        if agent.contains("macintosh") && agent.contains("mobile/") && agent.contains("safari") {
+            return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail)
+        }
+        return Visitor(platform: .desktop, inAppMailBrowser: inAppMail)
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import LinkDomain
+
+/// The pages, driven over loopback against the embedded backend, checking the backend's state
+/// before and after.
+@Suite("Action pages")
+struct ActionPagesTests {
+    /// The path and query of a mailed link (the harness's public base URL is https://links.example.com).
+    static func path(_ link: String) -> String {
+        String(link.dropFirst("https://links.example.com".count))
+    }
+
+    static func mailedLink(_ client: BackendClient, _ type: String, email: String, extra: [String: Any] = [:]) async throws -> String {
+        var body: [String: Any] = ["requestType": type, "email": email, "returnOobLink": true]
+        body.merge(extra) { $1 }
+        let answer = try await client.admin("accounts:sendOobCode", body)
+        return try #require(answer.string("oobLink"), "\(answer.json)")
+    }
+
+    @Test("reset password on the web: the page shows the account, the form spends the code, the password changes")
+    func resetPassword() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com", password: "old-password")
+            let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
+                                                 extra: ["continueUrl": "https://app.example.com/after?a=1&b=2"])
+            let page = try await client.page(Self.path(link))
+            #expect(page.status == .ok)
+            #expect(page.title == "Choose a new password")
+            #expect(page.html.contains("ada@example.com"))
+            #expect(page.headers[.cacheControl] == "no-store")
+            #expect(page.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src") == false)
+            #expect(page.headers[.referrerPolicy] == "no-referrer")
+            #expect(page.headers[.xContentTypeOptions] == "nosniff")
+            #expect(!page.html.contains("<script"))
+
+            let mismatch = try await client.submit(page, ["newPassword": "new-password", "confirmPassword": "other-password"])
+            #expect(mismatch.status == .badRequest)
+            #expect(mismatch.html.contains("The two passwords are not the same."))
+            let weak = try await client.submit(page, ["newPassword": "short", "confirmPassword": "short"])
+            #expect(weak.status == .badRequest)
+            #expect(weak.html.contains("too weak"))
+            #expect(try await client.oobCodes().count == 1)  // nothing spent by the failed attempts
+
+            let done = try await client.submit(page, ["newPassword": "new-password", "confirmPassword": "new-password"])
+            #expect(done.status == .ok)
+            #expect(done.title == "Your password has been changed")
+            #expect(done.href("button") == "https://app.example.com/after?a=1&b=2")
+            #expect(try await client.oobCodes().isEmpty)
+            #expect(try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "new-password"]).status == .ok)
+
+            let again = try await client.submit(page, ["newPassword": "third-password", "confirmPassword": "third-password"])
+            #expect(again.status == .badRequest)
+            #expect(again.title == "This link has already been used or is not valid")
+        }
+    }
+
+    @Test("verify email on the web: a button, then the email is verified; both link shapes")
+    func verifyEmail() async throws {
+        try await BackendHarness().run { client in
+            let user = try await client.signUp("ada@example.com")
+            for shape in ["bare", "wrapped"] {
+                var extra: [String: Any] = [:]
+                if shape == "wrapped" { extra = ["iOSBundleId": "com.example.app", "canHandleCodeInApp": true] }
+                _ = try await client.admin("accounts:update", ["localId": user.string("localId")!, "emailVerified": false])
+                let link = try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com", extra: extra)
+                #expect(link.contains("/__/auth/links?link=") == (shape == "wrapped"))
+                let page = try await client.page(Self.path(link))
+                #expect(page.title == "Verify your email address")
+                #expect(page.html.contains("Verify my email address"))
+                let lookupBefore = try await client.admin("accounts:lookup", ["localId": [user.string("localId")!]])
+                #expect((lookupBefore["users"] as? [[String: Any]])?.first?["emailVerified"] as? Bool == false)
+                let done = try await client.submit(page)
+                #expect(done.title == "Your email address has been verified")
+                let lookupAfter = try await client.admin("accounts:lookup", ["localId": [user.string("localId")!]])
+                #expect((lookupAfter["users"] as? [[String: Any]])?.first?["emailVerified"] as? Bool == true)
+            }
+        }
+    }
+
+    @Test("change and recover email: each page says what will happen, the POST applies it")
+    func changeAndRecoverEmail() async throws {
+        try await BackendHarness().run { client in
+            let user = try await client.signUp("old@example.com")
+            let link = try await Self.mailedLink(client, "VERIFY_AND_CHANGE_EMAIL", email: "old@example.com", extra: ["newEmail": "new@example.com"])
+            let page = try await client.page(Self.path(link))
+            #expect(page.title == "Confirm your new email address")
+            #expect(page.html.contains("old@example.com") && page.html.contains("new@example.com"))
+            #expect(try await client.submit(page).title == "Your email address has been changed")
+            let recover = try #require(try await client.oobCodes().first { $0["requestType"] as? String == "RECOVER_EMAIL" })
+            let recoverPage = try await client.page(Self.path(recover["oobLink"] as! String))
+            #expect(recoverPage.title == "Restore your email address")
+            #expect(try await client.submit(recoverPage).title == "Your email address has been restored")
+            let lookup = try await client.admin("accounts:lookup", ["localId": [user.string("localId")!]])
+            #expect((lookup["users"] as? [[String: Any]])?.first?["email"] as? String == "old@example.com")
+        }
+    }
+
+    @Test("revertSecondFactorAddition: the embedded backend has no second factors, so the code is refused in words")
+    func revertSecondFactor() async throws {
+        try await BackendHarness().run { client in
+            let page = try await client.page("/__/auth/action?mode=revertSecondFactorAddition&oobCode=unknown&apiKey=k")
+            #expect(page.status == .badRequest)
+            #expect(page.title == "This link has already been used or is not valid")
+        }
+    }
+
+    @Test("sign-in on the web: 303 to the continue URL with the code added and its own query intact; nothing spent")
+    func signInRedirect() async throws {
+        try await BackendHarness().run { client in
+            let link = try await Self.mailedLink(client, "EMAIL_SIGNIN", email: "ada@example.com",
+                                                 extra: ["continueUrl": "https://app.example.com/finish?a=1&b=2", "canHandleCodeInApp": true])
+            let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
+            let page = try await client.page(Self.path(link))
+            #expect(page.status == .seeOther)
+            #expect(page.headers[.location] == "https://app.example.com/finish?a=1&b=2&apiKey=demo-api-key&oobCode=\(code)&mode=signIn&lang=en")
+            #expect(try await client.oobCodes().count == 1)
+        }
+    }
+
+    @Test("sign-in without a usable continue URL: instructions, or a refusal for an untrusted one")
+    func signInWithoutContinue() async throws {
+        try await BackendHarness().run { client in
+            let missing = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K")
+            #expect(missing.status == .ok)
+            #expect(missing.title == "Finish signing in")
+            let evil = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K&continueUrl=https%3A%2F%2Fevil.example.net%2F")
+            #expect(evil.status == .badRequest)
+            #expect(evil.title == "This link points somewhere we do not trust")
+            #expect(evil.headers[.location] == nil)
+            #expect(!evil.html.contains("evil.example.net"))
+        }
+    }
+
+    @Test("phones with the app configured get a landing page that opens the app; the web stays one tap away")
+    func landingPages() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
+                                                 extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
+            let path = Self.path(link)
+            let iPhone = try await client.page(path, agent: UserAgents.iPhone)
+            #expect(iPhone.title == "Open this link in the app")
+            #expect(iPhone.href("button") == "https://open.example.com\(path)")
+            #expect(iPhone.href("button secondary") == "https://apps.apple.com/app/id1234567890")
+            #expect(iPhone.href("link") == "\(path)&web=1")
+            let android = try await client.page(path, agent: UserAgents.android)
+            let intent = try #require(android.href("button"))
+            #expect(intent.hasPrefix("intent://links.example.com\(path)#Intent;scheme=https;package=com.example.app;"))
+            #expect(intent.hasSuffix("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.example.app;end"))
+            #expect(android.href("button secondary") == "https://play.google.com/store/apps/details?id=com.example.app")
+            // The store links never carry the code.
+            let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
+            #expect(!(iPhone.href("button secondary") ?? "").contains(code))
+            let web = try await client.page("\(path)&web=1", agent: UserAgents.iPhone)
+            #expect(web.title == "Choose a new password")
+        }
+    }
+
+    @Test("a legacy Dynamic Link on the old domain's root path reaches the same pages")
+    func legacyDynamicLink() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com")
+            let fdl = "/?link=\(ActionLinkEncoder.percentEncode(link))&apn=com.example.app&ibi=com.example.app&efr=1"
+            #expect(try await client.page(fdl).title == "Choose a new password")
+            #expect(try await client.page(fdl, agent: UserAgents.iPhone).title == "Open this link in the app")
+            #expect(try await client.page("/some/old/path?link=\(ActionLinkEncoder.percentEncode(link))").title == "Choose a new password")
+            #expect(try await client.page("/some/old/path").status == .notFound)
+        }
+    }
+
+    @Test("scanners: fetching every link twice with HEAD and GET, as a scanner, a desktop and a phone, leaves every code usable")
+    func scannerSafety() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            var links: [String] = []
+            links.append(try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com"))
+            links.append(try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com", extra: ["canHandleCodeInApp": true]))
+            links.append(try await Self.mailedLink(client, "EMAIL_SIGNIN", email: "ada@example.com", extra: ["continueUrl": "https://app.example.com/"]))
+            links.append(try await Self.mailedLink(client, "VERIFY_AND_CHANGE_EMAIL", email: "ada@example.com", extra: ["newEmail": "b@example.com"]))
+            let before = try await client.oobCodes().count
+            for link in links {
+                for agent in [UserAgents.scanner, UserAgents.desktop, UserAgents.iPhone, UserAgents.android] {
+                    for method in [HTTPRequest.Method.head, .get, .head, .get] {
+                        let page = try await client.page(Self.path(link), agent: agent, method: method)
+                        #expect(page.status.code < 500)
+                    }
+                }
+            }
+            #expect(try await client.oobCodes().count == before)
+            // And each is still usable.
+            let reset = try await client.page(Self.path(links[0]))
+            #expect(try await client.submit(reset, ["newPassword": "new-password", "confirmPassword": "new-password"]).status == .ok)
+            let verify = try await client.page(Self.path(links[1]) + "&web=1")
+            #expect(try await client.submit(verify).status == .ok)
+            let signInCode = try #require(try await client.oobCodes().first { $0["requestType"] as? String == "EMAIL_SIGNIN" }?["oobCode"] as? String)
+            #expect(try await client.call("accounts:signInWithEmailLink", ["email": "ada@example.com", "oobCode": signInCode]).status == .ok)
+        }
+    }
+
+    @Test("a scanner gets a neutral page and the backend is not asked")
+    func scannerPage() async throws {
+        try await BackendHarness().run { client in
+            let page = try await client.page("/__/auth/action?mode=resetPassword&oobCode=whatever&apiKey=k", agent: UserAgents.scanner)
+            #expect(page.status == .ok)
+            #expect(page.title == "Open this link in your browser")
+            #expect(!page.html.contains("<form"))
+        }
+    }
+
+    @Test("forms are refused without the page's cookie, with another code's token, or with a forged token")
+    func formProtection() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            let first = try await client.page(Self.path(try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com")))
+            let second = try await client.page(Self.path(try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com")))
+            var noCookie = first
+            noCookie.headers[.setCookie] = nil
+            #expect(try await client.submit(noCookie, cookie: "other=1").status == .forbidden)
+            #expect(try await client.submit(first, ["form": second.hiddenFields["form"]!]).status == .forbidden)
+            #expect(try await client.submit(first, ["form": "1.AAAA"]).status == .forbidden)
+            #expect(try await client.submit(first, cookie: second.cookie).status == .forbidden)
+            #expect(try await client.oobCodes().count == 2)
+            #expect(try await client.submit(first).status == .ok)
+        }
+    }
+
+    @Test("every backend error has its own page: expired, used, invalid, disabled, deleted")
+    func errorPages() async throws {
+        let harness = BackendHarness()
+        try await harness.run { client in
+            let user = try await client.signUp("ada@example.com")
+            let expired = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com")
+            harness.clock.advance(seconds: 3601)
+            let expiredPage = try await client.page(Self.path(expired))
+            #expect(expiredPage.status == .gone)
+            #expect(expiredPage.title == "This link has expired")
+            let invalid = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k")
+            #expect(invalid.status == .badRequest && invalid.title == "This link has already been used or is not valid")
+            let disabledLink = try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com")
+            _ = try await client.admin("accounts:update", ["localId": user.string("localId")!, "disableUser": true])
+            let disabledPage = try await client.page(Self.path(disabledLink))
+            #expect(disabledPage.status == .ok)  // checking a code does not look at the account
+            let disabledSubmit = try await client.submit(disabledPage)
+            #expect(disabledSubmit.status == .forbidden && disabledSubmit.title == "This account is disabled")
+            _ = try await client.admin("accounts:delete", ["localId": user.string("localId")!])
+            let deleted = try await client.submit(disabledPage)
+            #expect(deleted.status == .notFound && deleted.title == "This account no longer exists")
+            let notALink = try await client.page("/__/auth/links?link=https%3A%2F%2Fexample.com%2F")
+            #expect(notALink.status == .badRequest && notALink.title == "This is not a complete link")
+            #expect(try await client.page("/__/auth/action?mode=dance&oobCode=x").status == .badRequest)
+        }
+    }
+
+    @Test("pages follow lang, with English for anything else")
+    func languages() async throws {
+        try await BackendHarness().run { client in
+            let expected = ["en": "Finish signing in", "ru": "Завершите вход", "vi": "Hoàn tất đăng nhập", "it": "Completa l'accesso",
+                            "pt": "Conclua o login", "tr": "Oturum açmayı tamamlayın", "pt-BR": "Conclua o login", "xx": "Finish signing in"]
+            for (language, title) in expected {
+                let page = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K&lang=\(language)")
+                #expect(page.title.map(Page.unescape) == title, "\(language)")
+                #expect(page.html.contains("<html lang=\"\(PageRenderer.language(for: language))\">"))
+            }
+        }
+    }
+
+    @Test("no page carries a parameter unescaped", arguments: ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "javascript:alert(1)", "'quoted'"])
+    func escaping(payload: String) async throws {
+        try await BackendHarness().run { client in
+            let encoded = ActionLinkEncoder.percentEncode(payload)
+            let paths = [
+                "/__/auth/action?mode=signIn&oobCode=\(encoded)&apiKey=\(encoded)&lang=\(encoded)&continueUrl=\(encoded)&tenantId=\(encoded)",
+                "/__/auth/action?mode=resetPassword&oobCode=\(encoded)&apiKey=\(encoded)&lang=\(encoded)&continueUrl=\(encoded)",
+                "/__/auth/links?link=\(encoded)",
+                "/?link=\(ActionLinkEncoder.percentEncode("https://x.example.com/__/auth/action?mode=verifyEmail&oobCode=\(encoded)&continueUrl=\(encoded)"))&ifl=\(encoded)&st=\(encoded)",
+            ]
+            for path in paths {
+                for agent in [UserAgents.desktop, UserAgents.iPhone, UserAgents.android, UserAgents.scanner] {
+                    let page = try await client.page(path, agent: agent)
+                    #expect(!page.html.contains(payload), "\(path) \(agent)")
+                    #expect(!page.html.contains("href=\"javascript:"), "\(path)")
+                    if let location = page.headers[.location] { #expect(location.hasPrefix("https://app.example.com/")) }
+                }
+            }
+        }
+    }
+
+    @Test("the stylesheet is served; nothing else is loaded, nothing third-party")
+    func assets() async throws {
+        try await BackendHarness().run { client in
+            let css = try await client.page("/__/static/styles.css")
+            #expect(css.status == .ok && css.headers[.contentType] == "text/css; charset=utf-8")
+            let page = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K")
+            #expect(!page.html.contains("http://") && !page.html.contains("https://"))
+        }
+    }
+}
