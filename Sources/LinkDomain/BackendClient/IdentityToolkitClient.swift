@@ -17,13 +17,22 @@ public struct IdentityToolkitClient: AuthBackend {
     private let client: HTTPClient
 
     public init(baseURL: String, defaultAPIKey: String, timeout: TimeAmount = .seconds(10), checkAttempts: Int = 3,
-                client: HTTPClient = .shared) {
+                client: HTTPClient = IdentityToolkitClient.sharedClient) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.defaultAPIKey = defaultAPIKey
         self.timeout = timeout
         self.checkAttempts = max(1, checkAttempts)
         self.client = client
     }
+
+    /// One pooled client for the process (never shut down, like `HTTPClient.shared`). Connection
+    /// attempts give up after 3 s, so an unreachable backend is reported in seconds, not at the deadline.
+    public static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(3))
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// Google's production endpoint.
     public static func google(apiKey: String) -> IdentityToolkitClient {
