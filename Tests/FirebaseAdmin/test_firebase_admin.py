@@ -29,9 +29,11 @@ def server():
         "authorizedDomains": ["app.example.com"],
         "backend": {"kind": "embedded", "projectID": PROJECT},
         "storage": {"sqlitePath": "auth.sqlite"},
+        "publicDirectory": str(ROOT / "Public"),
     }))
+    log = open(Path(directory) / "linkdomain.log", "w+")
     process = subprocess.Popen([str(BINARY), "serve", "--config", str(config)], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
+                               stderr=log, text=True)
     try:
         port = None
         for line in process.stdout:
@@ -39,7 +41,8 @@ def server():
             if match:
                 port = int(match.group(1))
                 break
-        assert port, "the server did not say where it listens"
+        log.seek(0)
+        assert port, f"the server did not say where it listens: {log.read()}"
         os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{port}"
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -1,0 +1,187 @@
+"""The pages in a real browser: headless Chromium, with JavaScript turned off, completes a password
+reset and an email verification by clicking, and takes a screenshot of each kind of page.
+
+Screenshots go to $SCREENSHOTS_DIR when set (docs/screenshots/ holds the committed ones),
+else to a temporary folder."""
+
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = ROOT / ".build" / "debug" / "linkdomain"
+IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+          "Version/17.5 Mobile/15E148 Safari/604.1")
+# Headless Chromium names itself HeadlessChrome, which the service rightly treats as a link scanner:
+# present the browser as the desktop Chrome it is.
+DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
+SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or tempfile.mkdtemp(prefix="linkdomain-shots-"))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    directory = Path(tempfile.mkdtemp(prefix="linkdomain-browser-"))
+    config = directory / "linkdomain.json"
+    config.write_text(json.dumps({
+        "server": {"host": "127.0.0.1", "port": port},
+        "pivotBaseURL": "https://open.example.com",
+        "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app", "appStoreID": "1234567890"}]},
+        "authorizedDomains": ["127.0.0.1", "localhost"],
+        "publicDirectory": str(ROOT / "Public"),
+        "storage": {"sqlitePath": "auth.sqlite"},
+    }))
+    log = open(directory / "linkdomain.log", "w+")
+    process = subprocess.Popen([str(BINARY), "serve", "--config", str(config)], stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        if process.poll() is not None:
+            log.seek(0)
+            pytest.fail(f"linkdomain exited: {log.read()}")
+        try:
+            urllib.request.urlopen(base + "/healthz")
+            break
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    yield base
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def call(base, operation, body, admin=False):
+    path = f"/identitytoolkit.googleapis.com/v1/projects/demo-linkdomain/{operation}" if admin \
+        else f"/identitytoolkit.googleapis.com/v1/{operation}?key=browser-test"
+    headers = {"Content-Type": "application/json"}
+    if admin:
+        headers["Authorization"] = "Bearer owner"
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+    try:
+        with urllib.request.urlopen(request) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:
+        return json.load(error)
+
+
+def link(base, request_type, email, **extra):
+    answer = call(base, "accounts:sendOobCode", {"requestType": request_type, "email": email, "returnOobLink": True, **extra}, admin=True)
+    return answer["oobLink"]
+
+
+def browser(user_agent=DESKTOP):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=480,860", "--lang=en-US"]:
+        options.add_argument(argument)
+    options.add_argument(f"--user-agent={user_agent}")
+    # The pages must work without JavaScript: turn it off.
+    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture(scope="module")
+def chrome():
+    driver = browser()
+    yield driver
+    driver.quit()
+
+
+def shot(driver, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def heading(driver):
+    return driver.find_element(By.TAG_NAME, "h1").text
+
+
+def wait_for(driver, title):
+    """Waits until the page's heading is `title` (a click's navigation may still be loading)."""
+    WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+        lambda d: heading(d) == title)
+    return True
+
+
+def test_password_reset_by_clicking(server, chrome):
+    call(server, "accounts:signUp", {"email": "reset@example.com", "password": "old password"})
+    chrome.get(link(server, "PASSWORD_RESET", "reset@example.com", continueUrl=f"{server}/healthz"))
+    assert wait_for(chrome, "Choose a new password")
+    assert "reset@example.com" in chrome.page_source
+    shot(chrome, "reset-password")
+    chrome.find_element(By.ID, "new-password").send_keys("new password")
+    chrome.find_element(By.ID, "confirm-password").send_keys("other password")
+    chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(chrome, 10).until(lambda d: "not the same" in d.page_source)
+    shot(chrome, "reset-password-error")
+    chrome.find_element(By.ID, "new-password").send_keys("new password")
+    chrome.find_element(By.ID, "confirm-password").send_keys("new password")
+    chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert wait_for(chrome, "Your password has been changed")
+    shot(chrome, "reset-password-done")
+    assert "idToken" in call(server, "accounts:signInWithPassword", {"email": "reset@example.com", "password": "new password"})
+    chrome.find_element(By.LINK_TEXT, "Continue").click()
+    assert chrome.current_url == f"{server}/healthz"
+
+
+def test_email_verification_by_clicking(server, chrome):
+    user = call(server, "accounts:signUp", {"email": "verify@example.com", "password": "password 1"})
+    chrome.get(link(server, "VERIFY_EMAIL", "verify@example.com"))
+    assert wait_for(chrome, "Verify your email address")
+    shot(chrome, "verify-email")
+    chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert wait_for(chrome, "Your email address has been verified")
+    shot(chrome, "verify-email-done")
+    users = call(server, "accounts:lookup", {"localId": [user["localId"]]}, admin=True)["users"]
+    assert users[0]["emailVerified"] is True
+
+
+def test_other_page_kinds(server, chrome):
+    call(server, "accounts:signUp", {"email": "old@example.com", "password": "password 1"})
+    chrome.get(link(server, "VERIFY_AND_CHANGE_EMAIL", "old@example.com", newEmail="new@example.com"))
+    assert wait_for(chrome, "Confirm your new email address")
+    shot(chrome, "change-email")
+    chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert wait_for(chrome, "Your email address has been changed")
+    recover = [code for code in json.load(urllib.request.urlopen(f"{server}/emulator/v1/projects/demo-linkdomain/oobCodes"))["oobCodes"]
+               if code["requestType"] == "RECOVER_EMAIL"][0]
+    chrome.get(recover["oobLink"])
+    assert wait_for(chrome, "Restore your email address")
+    shot(chrome, "recover-email")
+    chrome.get(f"{server}/__/auth/action?mode=resetPassword&oobCode=used-or-invalid&apiKey=k&lang=ru")
+    assert wait_for(chrome, "Ссылка уже использована или недействительна")
+    shot(chrome, "error-invalid-ru")
+    chrome.get(f"{server}/__/auth/action?mode=signIn&oobCode=abc&apiKey=k")
+    assert wait_for(chrome, "Finish signing in")
+    shot(chrome, "sign-in-instructions")
+
+
+def test_landing_page_on_iphone(server):
+    driver = browser(IPHONE)
+    try:
+        call(server, "accounts:signUp", {"email": "phone@example.com", "password": "password 1"})
+        driver.get(link(server, "PASSWORD_RESET", "phone@example.com", iOSBundleId="com.example.app"))
+        assert wait_for(driver, "Open this link in the app")
+        assert driver.find_element(By.LINK_TEXT, "Open in the app").get_attribute("href").startswith("https://open.example.com/__/auth/links?link=")
+        shot(driver, "landing-iphone")
+        driver.find_element(By.PARTIAL_LINK_TEXT, "Continue in this browser").click()
+        assert wait_for(driver, "Choose a new password")
+    finally:
+        driver.quit()
