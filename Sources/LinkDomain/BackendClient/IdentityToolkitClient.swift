@@ -5,8 +5,9 @@ import NIOHTTP1
 
 /// ``AuthBackend`` over HTTP: Google Identity Toolkit, or a Firebase Auth emulator.
 ///
-/// Uses the shared, pooled async-http-client; every call has a deadline. Only the check-only call
-/// is retried (it spends nothing); a spending call that fails in transit is reported, never repeated.
+/// Uses a pooled async-http-client; every call has a deadline. Only the check-only call is retried,
+/// and only when the connection failed (it spends nothing); a spending call that fails in transit
+/// is reported, never repeated.
 public struct IdentityToolkitClient: AuthBackend {
     /// `https://identitytoolkit.googleapis.com/v1` or `http://HOST:PORT/identitytoolkit.googleapis.com/v1`.
     public let baseURL: String
@@ -25,11 +26,13 @@ public struct IdentityToolkitClient: AuthBackend {
         self.client = client
     }
 
-    /// One pooled client for the process (never shut down, like `HTTPClient.shared`). Connection
-    /// attempts give up after 3 s, so an unreachable backend is reported in seconds, not at the deadline.
+    /// One pooled client for the process (never shut down, like `HTTPClient.shared`). A refused
+    /// connection fails at once and a connection attempt gives up after 3 s, so a visitor hears
+    /// that the backend is down in seconds, not at the deadline; the check-only call retries itself.
     public static let sharedClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(3))
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
@@ -45,18 +48,17 @@ public struct IdentityToolkitClient: AuthBackend {
     }
 
     public func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        var lastError = BackendError.unreachable
-        for attempt in 1...checkAttempts {
+        var attempt = 1
+        while true {
             do {
                 return CodeInfo(try await post("accounts:resetPassword", ["oobCode": .string(code)], context: context))
-            } catch .rejected(let code, let detail) {
-                throw .rejected(code: code, detail: detail)
-            } catch {
-                lastError = error
-                if attempt < checkAttempts { try? await Task.sleep(for: .milliseconds(100 * attempt)) }
+            } catch .unreachable where attempt < checkAttempts {
+                // A connection that failed outright is worth another try; a refusal or a hang is not
+                // (a hang would make the visitor wait the whole timeout again).
+                try? await Task.sleep(for: .milliseconds(100 * attempt))
+                attempt += 1
             }
         }
-        throw lastError
     }
 
     public func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {

@@ -89,27 +89,9 @@ enum ConfigurationValidators {
     /// query or fragment; a single trailing `/` is dropped.
     static func publicBaseURL(_ value: String) -> String? {
         let trimmed = value.hasSuffix("/") ? String(value.dropLast()) : value
-        let scheme: String
-        if trimmed.hasPrefix("https://") {
-            scheme = "https"
-        } else if trimmed.hasPrefix("http://") {
-            scheme = "http"
-        } else {
-            return nil
-        }
-        let authority = trimmed.dropFirst(scheme.count + 3)
-        guard !authority.isEmpty, !authority.contains(where: { "/?#@\\".contains($0) }) else { return nil }
-        let host: Substring
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
-            let port = authority[authority.index(after: colon)...]
-            guard let number = Int(port), (1...65535).contains(number) else { return nil }
-            host = authority[..<colon]
-        } else {
-            host = authority
-        }
-        let loopback = host == "localhost" || host == "127.0.0.1" || host == "[::1]"
-        guard loopback || hostName(String(host)) != nil else { return nil }
-        guard scheme == "https" || loopback else { return nil }
+        guard let address = WebAddress(trimmed), address.rest.isEmpty, address.scheme == "https" || address.isLoopback,
+            address.isLoopback || hostName(address.host) != nil
+        else { return nil }
         return trimmed.lowercased()
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The ActionCodeSettings fields of `accounts:sendOobCode`, checked as Identity Toolkit checks them.
 struct ActionCodeSettings: Sendable {
     var continueURL: String?
@@ -14,11 +12,8 @@ struct ActionCodeSettings: Sendable {
 
     init(_ body: RequestBody, backend: EmbeddedBackendSettings) throws {
         if let continueURL = body.string("continueUrl") {
-            guard let components = URLComponents(string: continueURL), let scheme = components.scheme?.lowercased(),
-                scheme == "https" || scheme == "http", let host = components.host?.lowercased(), !host.isEmpty,
-                components.user == nil, components.password == nil
-            else { throw IdentityToolkitError.invalidContinueURI }
-            guard backend.authorizedDomains.contains(host) else { throw IdentityToolkitError.unauthorizedDomain }
+            guard let address = WebAddress(continueURL) else { throw IdentityToolkitError.invalidContinueURI }
+            guard backend.authorizedDomains.contains(address.host) else { throw IdentityToolkitError.unauthorizedDomain }
             self.continueURL = continueURL
         }
         canHandleCodeInApp = body.bool("canHandleCodeInApp") ?? false

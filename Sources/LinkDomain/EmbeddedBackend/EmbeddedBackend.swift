@@ -17,6 +17,7 @@ public struct EmbeddedBackend: Sendable {
                 logger: Logger) {
         let settings = EmbeddedBackendSettings(
             projectID: configuration.projectID, apiKey: configuration.apiKey, publicBaseURL: configuration.publicBaseURL,
+            linkHost: configuration.publicHost,
             authorizedDomains: configuration.authorizedDomains,
             emailEnumerationProtection: configuration.emailEnumerationProtection,
             codeLifetimeSeconds: configuration.codeLifetimeSeconds)

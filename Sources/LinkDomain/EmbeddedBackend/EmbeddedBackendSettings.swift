@@ -7,26 +7,23 @@ public struct EmbeddedBackendSettings: Sendable {
     /// The key links carry; in embedded mode any non-empty key is accepted, as the emulator does.
     public var apiKey: String
     public var publicBaseURL: String
+    /// The link domain's host, which `linkDomain` in ActionCodeSettings must name.
+    public var linkHost: String
     public var authorizedDomains: [String]
     /// When on (the default, as for new Firebase projects), answers never reveal whether an email is registered.
     public var emailEnumerationProtection: Bool
     /// How long reset, verification and sign-in codes stay valid.
     public var codeLifetimeSeconds: Int
 
-    public init(projectID: String, apiKey: String, publicBaseURL: String, authorizedDomains: [String],
+    public init(projectID: String, apiKey: String, publicBaseURL: String, linkHost: String, authorizedDomains: [String],
                 emailEnumerationProtection: Bool = true, codeLifetimeSeconds: Int = 3600) {
         self.projectID = projectID
         self.apiKey = apiKey
         self.publicBaseURL = publicBaseURL
+        self.linkHost = linkHost
         self.authorizedDomains = authorizedDomains
         self.emailEnumerationProtection = emailEnumerationProtection
         self.codeLifetimeSeconds = codeLifetimeSeconds
-    }
-
-    /// The link domain's host, which `linkDomain` in ActionCodeSettings must name.
-    var linkHost: String {
-        let authority = publicBaseURL.split(separator: "/").dropFirst().first.map(String.init) ?? ""
-        return authority.split(separator: ":").first.map(String.init) ?? authority
     }
 }
 

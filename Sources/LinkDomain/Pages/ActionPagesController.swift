@@ -50,9 +50,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         case .failure: return message(.badRequest, language: language, title: "error_not_link_title", body: ["error_not_link_body"])
         }
         let pageLanguage = PageRenderer.language(for: link.languageCode ?? acceptLanguage(request))
-        let visitor = PlatformClassifier.classify(
-            userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform],
-            mobileHint: request.headers[.secCHUAMobile])
+        let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
         let preferWeb = QueryString(query)["web"] == "1"
         let decision = LinkRouter.decide(link, visitor: visitor, appleApps: configuration.appleApps,
                                          androidApps: configuration.androidApps, policy: policy, preferWeb: preferWeb)
@@ -280,5 +278,4 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
 extension HTTPField.Name {
     static let secCHUAPlatform = HTTPField.Name("Sec-CH-UA-Platform")!
-    static let secCHUAMobile = HTTPField.Name("Sec-CH-UA-Mobile")!
 }

@@ -24,8 +24,8 @@ public struct Visitor: Sendable, Equatable {
     }
 }
 
-/// Classifies a visitor from `User-Agent` and, when sent, the `Sec-CH-UA-Platform` and
-/// `Sec-CH-UA-Mobile` client hints (which Chromium browsers send instead of detail in the UA).
+/// Classifies a visitor from `User-Agent` and, when sent, the `Sec-CH-UA-Platform` client hint
+/// (which Chromium browsers send as their user agents lose detail).
 public enum PlatformClassifier {
     /// Case-insensitive substrings that mark automated fetchers: mail-security scanners, link
     /// preview bots and generic HTTP clients.
@@ -37,7 +37,7 @@ public enum PlatformClassifier {
         "ms office", "google-read-aloud", "yahoo! slurp", "bingpreview",
     ]
 
-    public static func classify(userAgent: String?, platformHint: String? = nil, mobileHint: String? = nil) -> Visitor {
+    public static func classify(userAgent: String?, platformHint: String? = nil) -> Visitor {
         let agent = (userAgent ?? "").lowercased()
         let inAppMail = agent.contains("gmail") || agent.contains("outlook-ios/") || agent.contains("outlook-android/")
         if agent.isEmpty && platformHint == nil { return Visitor(platform: .bot) }

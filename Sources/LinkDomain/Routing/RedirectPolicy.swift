@@ -13,39 +13,11 @@ public struct RedirectPolicy: Sendable {
     }
 
     /// The URL, as given, if it may be followed; nil otherwise.
-    ///
-    /// The authority is parsed here, strictly, rather than by a URL library: what matters is that we
-    /// read the host exactly as every browser will, so anything ambiguous is refused.
     public func allowed(_ candidate: String) -> String? {
-        guard candidate.utf8.count <= LinkParser.maximumURLLength,
-            candidate.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "\\" })
+        guard candidate.utf8.count <= LinkParser.maximumURLLength, let address = WebAddress(candidate),
+            address.scheme == "https" || address.isLoopback,
+            authorizedDomains.contains(address.host) || Self.storeHosts.contains(address.host)
         else { return nil }
-        let lowered = candidate.lowercased()
-        let scheme: String
-        if lowered.hasPrefix("https://") {
-            scheme = "https"
-        } else if lowered.hasPrefix("http://") {
-            scheme = "http"
-        } else {
-            return nil
-        }
-        let rest = lowered.dropFirst(scheme.count + 3)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !authority.isEmpty, !authority.contains("@"), !authority.contains("%") else { return nil }
-        var host = authority
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
-            guard authority[authority.index(after: colon)...].allSatisfy(\.isASCIIDigit) else { return nil }
-            host = authority[..<colon]
-        }
-        let loopback = host == "localhost" || host == "127.0.0.1" || host == "[::1]"
-        guard loopback || host.allSatisfy({ $0.isASCIILetterOrDigit || $0 == "." || $0 == "-" }) else { return nil }
-        guard scheme == "https" || loopback else { return nil }
-        guard authorizedDomains.contains(String(host)) || Self.storeHosts.contains(String(host)) else { return nil }
         return candidate
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
-    fileprivate var isASCIILetterOrDigit: Bool { isASCIIDigit || ("a"..."z").contains(self) }
 }

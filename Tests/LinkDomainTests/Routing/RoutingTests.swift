@@ -41,8 +41,8 @@ struct PlatformClassifierTests {
     @Test("client hints name the platform when the user agent is reduced")
     func clientHints() {
         let reduced = "Mozilla/5.0 (Linux; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
-        #expect(PlatformClassifier.classify(userAgent: reduced, platformHint: "\"Android\"", mobileHint: "?1").platform == .android)
-        #expect(PlatformClassifier.classify(userAgent: reduced, platformHint: "\"Windows\"", mobileHint: "?0").platform == .desktop)
+        #expect(PlatformClassifier.classify(userAgent: reduced, platformHint: "\"Android\"").platform == .android)
+        #expect(PlatformClassifier.classify(userAgent: reduced, platformHint: "\"Windows\"").platform == .desktop)
     }
 }
 

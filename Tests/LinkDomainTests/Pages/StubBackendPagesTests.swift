@@ -1,0 +1,72 @@
+import Foundation
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+
+@testable import LinkDomain
+
+/// A backend that knows one code of each kind the embedded backend cannot issue, and records what is spent.
+final class StubBackend: AuthBackend {
+    let spent = Mutex<[String]>([])
+    let codes: [String: CodeInfo]
+
+    init(codes: [String: CodeInfo]) {
+        self.codes = codes
+    }
+
+    func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        guard let info = codes[code], !spent.withLock({ $0.contains(code) }) else { throw .rejected(code: "INVALID_OOB_CODE", detail: nil) }
+        return info
+    }
+
+    func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        try await applyCode(code, context: context)
+    }
+
+    func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        let info = try await checkCode(code, context: context)
+        spent.withLock { $0.append(code) }
+        return info
+    }
+
+    func isReachable() async -> Bool { true }
+}
+
+@Suite("Pages for codes the embedded backend does not issue")
+struct StubBackendPagesTests {
+    @Test("revertSecondFactorAddition: the page says what will happen, the button spends the code once")
+    func revertSecondFactor() async throws {
+        let stub = StubBackend(codes: ["revert-1": CodeInfo(requestType: "REVERT_SECOND_FACTOR_ADDITION", email: "ada@example.com")])
+        let made = try await Fixtures.services()
+        let services = LinkDomainServices(
+            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, renderer: made.renderer,
+            stylesheet: made.stylesheet, formSecret: made.formSecret)
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.live) { client in
+            let pages = BackendClient(client: client)
+            let page = try await pages.page("/__/auth/action?mode=revertSecondFactorAddition&oobCode=revert-1&apiKey=k&lang=en")
+            #expect(page.title == "Remove the new second sign-in step")
+            #expect(page.html.contains("ada@example.com") && page.html.contains("Remove the second step"))
+            #expect(stub.spent.withLock { $0.isEmpty })
+            let done = try await pages.submit(page)
+            #expect(done.title == "The second sign-in step has been removed")
+            #expect(stub.spent.withLock { $0 } == ["revert-1"])
+            #expect(try await pages.submit(page).title == "This link has already been used or is not valid")
+        }
+    }
+
+    @Test("a code of another kind than the link's mode is refused, not applied")
+    func modeMismatch() async throws {
+        let stub = StubBackend(codes: ["reset-1": CodeInfo(requestType: "PASSWORD_RESET", email: "ada@example.com")])
+        let made = try await Fixtures.services()
+        let services = LinkDomainServices(
+            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, renderer: made.renderer,
+            stylesheet: made.stylesheet, formSecret: made.formSecret)
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.live) { client in
+            let page = try await BackendClient(client: client).page("/__/auth/action?mode=verifyEmail&oobCode=reset-1&apiKey=k")
+            #expect(page.status == .badRequest)
+            #expect(page.title == "This link has already been used or is not valid")
+            #expect(stub.spent.withLock { $0.isEmpty })
+        }
+    }
+}
