@@ -10,7 +10,7 @@ struct LinkDomainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkdomain",
         abstract: "A self-hosted link domain for Firebase email links (the Dynamic Links replacement).",
-        subcommands: [Serve.self, Check.self],
+        subcommands: [Serve.self, Check.self, Import.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -86,5 +86,27 @@ struct Check: AsyncParsableCommand {
         print(files.apple.text, terminator: files.apple.text.hasSuffix("\n") ? "" : "\n")
         print("\n/.well-known/assetlinks.json (\(files.android.bytes.count) bytes):")
         print(files.android.text, terminator: "")
+    }
+}
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import an export of existing short links (CSV with a header row, or JSON).",
+        discussion: """
+            Columns (CSV header or JSON keys): shortLink, longLink and, optionally, createdAt (ISO 8601, or seconds \
+            or milliseconds since 1970). Importing twice is harmless: rows already imported are skipped. Exits 1 when \
+            any row is invalid, after importing the rest.
+            """
+    )
+
+    @OptionGroup var options: ConfigurationOptions
+    @Argument(help: "The CSV or JSON file.") var file: String
+
+    func run() async throws {
+        let (configuration, _) = try options.load()
+        let store = try SQLiteStore(path: configuration.sqlitePath)
+        let report = try await ShortLinkImporter(store: store, publicBaseURL: configuration.publicBaseURL).importFile(file)
+        print(report)
+        if !report.invalid.isEmpty { throw ExitCode(1) }
     }
 }

@@ -65,6 +65,9 @@ enum ConfigurationSchema {
             "url": .string,
             "timeoutSeconds": .integer,
         ]),
+        "shortLinks": .object([
+            "apiKeys": .stringList
+        ]),
         "storage": .object([
             "sqlitePath": .string
         ]),

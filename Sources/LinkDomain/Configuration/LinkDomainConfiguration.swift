@@ -38,6 +38,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var backendURL: String?
     /// How long a backend call may take.
     public var backendTimeoutSeconds: Int
+    /// Keys that may create short links and read link statistics; none means the link API is closed.
+    public var shortLinkAPIKeys: [String]
 
     public init(
         publicBaseURL: String,
@@ -58,7 +60,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         publicDirectory: String = "Public",
         formSecret: String? = nil,
         backendURL: String? = nil,
-        backendTimeoutSeconds: Int = 10
+        backendTimeoutSeconds: Int = 10,
+        shortLinkAPIKeys: [String] = []
     ) {
         self.publicBaseURL = publicBaseURL
         self.host = host
@@ -79,6 +82,7 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         self.formSecret = formSecret
         self.backendURL = backendURL
         self.backendTimeoutSeconds = backendTimeoutSeconds
+        self.shortLinkAPIKeys = shortLinkAPIKeys
     }
 
     /// The link domain's host name (no port).

@@ -84,6 +84,10 @@ struct ValidatingReader {
         if !(1...120).contains(backendTimeout) {
             report(["backend", "timeoutSeconds"], problem: "\(backendTimeout) is out of range", expected: "1 to 120 seconds")
         }
+        let shortLinkAPIKeys = stringList(["shortLinks", "apiKeys"]) ?? []
+        for (index, key) in shortLinkAPIKeys.enumerated() where key.utf8.count < 16 {
+            report(["shortLinks", "apiKeys"], problem: "key \(index) is \(key.utf8.count) characters long", expected: "keys of at least 16 random characters")
+        }
         let associationFile = string(["apple", "associationFile"]).map { resolve($0, against: baseDirectory) }
         let sqlitePath = resolve(string(["storage", "sqlitePath"]) ?? "linkdomain.sqlite", against: baseDirectory)
         let projectID = validated(["backend", "projectID"], ConfigurationValidators.projectID,
@@ -112,7 +116,7 @@ struct ValidatingReader {
             authorizedDomains: domains, backend: backend, projectID: projectID, apiKey: apiKey,
             emailEnumerationProtection: enumerationProtection, codeLifetimeSeconds: codeLifetime, sqlitePath: sqlitePath,
             pivotBaseURL: pivotBaseURL, actionPath: actionPath, publicDirectory: publicDirectory, formSecret: formSecret,
-            backendURL: backendURL, backendTimeoutSeconds: backendTimeout
+            backendURL: backendURL, backendTimeoutSeconds: backendTimeout, shortLinkAPIKeys: shortLinkAPIKeys
         )
     }
 

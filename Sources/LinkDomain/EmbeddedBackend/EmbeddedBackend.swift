@@ -6,13 +6,6 @@ import Logging
 public struct EmbeddedBackend: Sendable {
     let service: AccountService
 
-    /// Opens (creating on first run) the database the configuration names.
-    public static func open(configuration: LinkDomainConfiguration, clock: any BackendClock = SystemBackendClock(),
-                            logger: Logger) throws -> EmbeddedBackend {
-        let store = try SQLiteAuthStore(path: configuration.sqlitePath)
-        return EmbeddedBackend(store: store, configuration: configuration, clock: clock, logger: logger)
-    }
-
     public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any BackendClock = SystemBackendClock(),
                 logger: Logger) {
         let settings = EmbeddedBackendSettings(

@@ -87,3 +87,16 @@ public enum LinkParseError: Error, Sendable, Equatable {
     /// A parameter that is present but unusable (empty, over its length limit, not a URL).
     case invalidParameter(String)
 }
+
+/// A Dynamic Links long link whose deep link is not an email action (a product page, an invite):
+/// where it leads, and how each platform should get there.
+public struct DynamicLink: Sendable, Equatable {
+    /// The `link` parameter: where the visitor ends up when no app takes the link.
+    public var deepLink: String
+    public var hints: PlatformHints
+
+    public init(deepLink: String, hints: PlatformHints = .init()) {
+        self.deepLink = deepLink
+        self.hints = hints
+    }
+}

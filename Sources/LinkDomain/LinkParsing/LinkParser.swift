@@ -49,6 +49,16 @@ public enum LinkParser {
         return parse(path: path, query: QueryString.of(pathAndQuery))
     }
 
+    /// A Dynamic Links long link (`?link=...&apn=...`) as such, for links whose deep link is not
+    /// an email action; nil when the query has no usable `link`.
+    public static func parseDynamicLink(query: Substring) -> DynamicLink? {
+        let outer = QueryString(query)
+        guard let deepLink = outer["link"], !deepLink.isEmpty, deepLink.utf8.count <= maximumURLLength else { return nil }
+        var hints = PlatformHints()
+        readHints(outer, into: &hints)
+        return DynamicLink(deepLink: deepLink, hints: hints)
+    }
+
     private static func find(in query: QueryString, depth: Int, hints: inout PlatformHints) -> Result<QueryString, LinkParseError> {
         if hints.isEmpty { readHints(query, into: &hints) }
         if query["mode"] != nil || query["oobCode"] != nil { return .success(query) }

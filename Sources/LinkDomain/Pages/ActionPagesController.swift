@@ -12,6 +12,7 @@ import Logging
 struct ActionPagesController<Context: RequestContext>: Sendable {
     let configuration: LinkDomainConfiguration
     let backend: any AuthBackend
+    let linkStore: any LinkStore
     let renderer: PageRenderer
     let formToken: FormToken
     let policy: RedirectPolicy
@@ -29,37 +30,72 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
                      body: .init(byteBuffer: ByteBuffer(bytes: stylesheet)))
         }
-        // Dynamic Links long links arrive on any path of the old custom domain: `/?link=...&apn=...`.
+        // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),
+        // short links at `/<suffix>`.
         router.get("/") { request, _ in try await legacyLink(request) }
-        router.get("/**") { request, _ in try await legacyLink(request) }
+        router.get("/**") { request, context in
+            let segments = context.parameters.getCatchAll()
+            if segments.count == 1, let suffix = segments.first { return try await shortLink(request, suffix: String(suffix)) }
+            return try await legacyLink(request)
+        }
     }
 
     private func legacyLink(_ request: Request) async throws -> Response {
-        guard QueryString(Substring(request.uri.query ?? ""))["link"] != nil else { throw HTTPError(.notFound) }
+        let query = Substring(request.uri.query ?? "")
+        guard QueryString(query)["link"] != nil || QueryString(query)["deep_link_id"] != nil else { throw HTTPError(.notFound) }
         return await page(for: request)
+    }
+
+    private func shortLink(_ request: Request, suffix: String) async throws -> Response {
+        guard SuffixGenerator.isPlausible(Substring(suffix)) else { return try await legacyLink(request) }
+        let record: ShortLinkRecord?
+        do {
+            record = try await linkStore.shortLink(suffix: suffix)
+        } catch {
+            logger.error("short link lookup failed", metadata: ["error": .string("\(error)")])
+            return message(.serviceUnavailable, language: "en", title: "error_unavailable_title", body: ["error_unavailable_body"])
+        }
+        guard let record else { return try await legacyLink(request) }
+        return await respond(request, linkPath: "/", linkQuery: Substring(record.longLinkQuery), suffix: suffix)
     }
 
     // MARK: GET: landing, redirect or the page for the mode
 
     func page(for request: Request) async -> Response {
-        let query = Substring(request.uri.query ?? "")
-        let language = PageRenderer.language(for: QueryString(query)["lang"] ?? acceptLanguage(request))
+        await respond(request, linkPath: Substring(request.uri.path), linkQuery: Substring(request.uri.query ?? ""), suffix: nil)
+    }
+
+    /// Answers a link: `linkQuery` is the link's own query (a short link's stored long link, or the
+    /// request's), while the request's own path and query build the links back to this page.
+    private func respond(_ request: Request, linkPath: Substring, linkQuery: Substring, suffix: String?) async -> Response {
+        let ownQuery = QueryString(Substring(request.uri.query ?? ""))
+        let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
+        let language = PageRenderer.language(for: QueryString(linkQuery)["lang"] ?? acceptLanguage(request))
+        if ownQuery["d"] == "1" { return debugPage(linkQuery: linkQuery, language: language) }
+        if let suffix { await record(.click, suffix: suffix, visitor: visitor, request: request) }
         let link: ActionLink
-        switch LinkParser.parse(path: Substring(request.uri.path), query: query) {
-        case .success(let parsed): link = parsed
-        case .failure: return message(.badRequest, language: language, title: "error_not_link_title", body: ["error_not_link_body"])
+        switch LinkParser.parse(path: linkPath, query: linkQuery) {
+        case .success(let parsed):
+            link = parsed
+        case .failure(.notAnActionLink):
+            // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
+            guard !linkPath.hasPrefix("/__/"), let dynamic = LinkParser.parseDynamicLink(query: linkQuery) else { fallthrough }
+            return await dynamicLink(dynamic, request: request, visitor: visitor, language: language, suffix: suffix)
+        case .failure:
+            return message(.badRequest, language: language, title: "error_not_link_title", body: ["error_not_link_body"])
         }
         let pageLanguage = PageRenderer.language(for: link.languageCode ?? acceptLanguage(request))
-        let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
-        let preferWeb = QueryString(query)["web"] == "1"
         let decision = LinkRouter.decide(link, visitor: visitor, appleApps: configuration.appleApps,
-                                         androidApps: configuration.androidApps, policy: policy, preferWeb: preferWeb)
+                                         androidApps: configuration.androidApps, policy: policy, preferWeb: ownQuery["web"] == "1")
         switch decision {
         case .botPage:
+            if !link.hints.isEmpty, link.hints.socialTitle != nil { return socialPage(link.hints, fallbackTitle: nil, language: pageLanguage) }
             return message(.ok, language: pageLanguage, title: "bot_title", body: ["bot_body"])
         case .appLanding(let target):
+            if let suffix { await record(.redirectToApp, suffix: suffix, visitor: visitor, request: request) }
             return landing(target, link: link, request: request, visitor: visitor, language: pageLanguage)
         case .continueToApp(let url):
+            if let suffix { await record(.redirectToFallback, suffix: suffix, visitor: visitor, request: request) }
             return Response(status: .seeOther, headers: [.location: url, .cacheControl: "no-store"])
         case .signInInstructions:
             if link.continueURL != nil {
@@ -71,6 +107,104 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             if request.method == .head { return message(.ok, language: pageLanguage, title: "bot_title", body: ["bot_body"]) }
             return await modePage(link, language: pageLanguage)
         }
+    }
+
+    // MARK: Dynamic Links that are not email actions
+
+    private func dynamicLink(_ link: DynamicLink, request: Request, visitor: Visitor, language: String, suffix: String?) async -> Response {
+        let pathAndQuery = ownPathAndQuery(request)
+        let decision = LinkRouter.decide(link, visitor: visitor, appleApps: configuration.appleApps, androidApps: configuration.androidApps,
+                                         policy: policy, intentHost: configuration.publicHost, pathAndQuery: pathAndQuery)
+        switch decision {
+        case .socialPreview:
+            return socialPage(link.hints, fallbackTitle: WebAddress(link.deepLink)?.host, language: language)
+        case .previewPage(let app, let continueURL):
+            let strings = renderer.table(language)
+            var values: [String: Any] = ["title": link.hints.socialTitle ?? strings["preview_title"] ?? ""]
+            values["description"] = link.hints.socialDescription
+            values["continueURL"] = continueURL
+            // The buttons lead on with the preview skipped.
+            let onward = pathAndQuery + (request.uri.query == nil ? "?" : "&") + "efr=1"
+            switch app?.kind {
+            case .apple?:
+                if let pivot = configuration.pivotBaseURL { values["openURL"] = pivot + onward }
+                values["storeURL"] = app?.storeURL
+                values["storeLabel"] = strings["get_app_store"]
+            case .android(let android)?:
+                values["openURL"] = LinkRouter.androidIntent(host: configuration.publicHost, pathAndQuery: onward, package: android.packageName,
+                                                             fallback: link.hints.androidFallbackURL.flatMap(policy.allowed) ?? app?.storeURL ?? "")
+                values["storeURL"] = app?.storeURL
+                values["storeLabel"] = strings["get_app_play"]
+            case nil:
+                break
+            }
+            return htmlResponse(.ok, renderer.render("preview", language: language, values: values))
+        case .redirect(let url, let event):
+            if let suffix { await record(event, suffix: suffix, visitor: visitor, request: request) }
+            return Response(status: .found, headers: [.location: url, .cacheControl: "no-store"])
+        case .refused:
+            return message(.badRequest, language: language, title: "error_redirect_title", body: ["error_redirect_body"])
+        }
+    }
+
+    /// What crawlers (Slack, iMessage, X, Facebook, WhatsApp, LinkedIn) read to draw a preview card.
+    private func socialPage(_ hints: PlatformHints, fallbackTitle: String?, language: String) -> Response {
+        var values: [String: Any] = ["title": hints.socialTitle ?? fallbackTitle ?? configuration.publicHost]
+        values["description"] = hints.socialDescription
+        values["imageURL"] = hints.socialImageURL.flatMap { WebAddress($0)?.scheme == "https" ? $0 : nil }
+        return htmlResponse(.ok, renderer.render("social", language: language, values: values))
+    }
+
+    /// `?d=1`: the link's parameters and where each kind of device would go, as Dynamic Links showed it.
+    private func debugPage(linkQuery: Substring, language: String) -> Response {
+        let strings = renderer.table(language)
+        let parameters = QueryString(linkQuery).items.map { ["name": $0.name, "value": $0.value] }
+        var flows: [[String: String]] = []
+        for platform in [Platform.iOS, .iPadOS, .android, .desktop, .bot] {
+            let outcome: String
+            if case .success(let link) = LinkParser.parse(path: "/", query: linkQuery) {
+                outcome = switch LinkRouter.decide(link, visitor: Visitor(platform: platform), appleApps: configuration.appleApps,
+                                                   androidApps: configuration.androidApps, policy: policy) {
+                case .appLanding(let target): "\(strings["debug_app_landing"] ?? "") (\(target.name))"
+                case .continueToApp(let url): "\(strings["debug_redirect"] ?? "") \(url)"
+                case .webPage: link.mode.rawValue
+                case .signInInstructions: strings["signin_title"] ?? ""
+                case .botPage: strings["debug_social"] ?? ""
+                }
+            } else if var dynamic = LinkParser.parseDynamicLink(query: linkQuery) {
+                let preview = !dynamic.hints.skipPreviewPage && platform.isMobile
+                dynamic.hints.skipPreviewPage = true
+                let final = switch LinkRouter.decide(dynamic, visitor: Visitor(platform: platform), appleApps: configuration.appleApps,
+                                                     androidApps: configuration.androidApps, policy: policy,
+                                                     intentHost: configuration.publicHost, pathAndQuery: "/") {
+                case .redirect(let url, _): "\(strings["debug_redirect"] ?? "") \(url)"
+                case .socialPreview: strings["debug_social"] ?? ""
+                case .refused, .previewPage: strings["debug_refused"] ?? ""
+                }
+                outcome = preview ? "\(strings["debug_preview"] ?? "") \(final)" : final
+            } else {
+                outcome = strings["error_not_link_title"] ?? ""
+            }
+            flows.append(["platform": platform.rawValue, "outcome": outcome])
+        }
+        let values: [String: Any] = ["title": strings["debug_title"] ?? "", "parameters": parameters, "flows": flows]
+        return htmlResponse(.ok, renderer.render("debug", language: language, values: values))
+    }
+
+    /// Counts an event of a short link; only GETs count (HEAD is a probe, not a visit).
+    private func record(_ event: LinkEvent, suffix: String, visitor: Visitor, request: Request) async {
+        guard request.method == .get else { return }
+        do {
+            try await linkStore.recordEvent(suffix: suffix, platform: visitor.platform, event: event, day: LinkStatistics.today())
+        } catch {
+            // Statistics never stand between a visitor and their link.
+            logger.warning("link event not recorded", metadata: ["error": .string("\(error)")])
+        }
+    }
+
+    /// This request's path (one leading slash: "//host/..." would leave this site) and query.
+    private func ownPathAndQuery(_ request: Request) -> String {
+        "/" + request.uri.path.drop { $0 == "/" } + (request.uri.query.map { "?\($0)" } ?? "")
     }
 
     private func modePage(_ link: ActionLink, language: String, error: String? = nil, status: HTTPResponse.Status = .ok) async -> Response {
@@ -116,9 +250,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     private func landing(_ target: AppTarget, link: ActionLink, request: Request, visitor: Visitor, language: String) -> Response {
         let strings = renderer.table(language)
-        // One leading slash only: "//host/..." would make the "continue" link leave this site.
-        let path = "/" + request.uri.path.drop { $0 == "/" }
-        let pathAndQuery = path + (request.uri.query.map { "?\($0)" } ?? "")
+        let pathAndQuery = ownPathAndQuery(request)
         var values: [String: Any] = ["title": strings["landing_title"] ?? ""]
         switch target.kind {
         case .apple:
@@ -129,8 +261,8 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             values["storeLabel"] = strings[target.storeURL == nil ? "get_app_fallback" : "get_app_store"]
         case .android(let app):
             let store = link.hints.androidFallbackURL.flatMap(policy.allowed) ?? target.storeURL ?? ""
-            values["openURL"] = "intent://\(configuration.publicHost)\(pathAndQuery)#Intent;scheme=https;package=\(app.packageName);"
-                + "S.browser_fallback_url=\(ActionLinkEncoder.percentEncode(store));end"
+            values["openURL"] = LinkRouter.androidIntent(host: configuration.publicHost, pathAndQuery: pathAndQuery,
+                                                         package: app.packageName, fallback: store)
             values["storeURL"] = store
             values["storeLabel"] = strings["get_app_play"]
         }

@@ -12,6 +12,8 @@ public struct LinkDomainServices: Sendable {
     public let embeddedBackend: EmbeddedBackend?
     /// Where pages check and spend codes.
     public let authBackend: any AuthBackend
+    /// Short links and their statistics.
+    public let linkStore: any LinkStore
     let renderer: PageRenderer
     let stylesheet: [UInt8]
     let formSecret: [UInt8]
@@ -21,12 +23,13 @@ public struct LinkDomainServices: Sendable {
     public static func make(configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
                             clock: any BackendClock = SystemBackendClock(), logger: Logger) async throws -> LinkDomainServices {
         let files = try files ?? AssociationFiles(configuration: configuration)
+        let store = try SQLiteStore(path: configuration.sqlitePath)
         var embedded: EmbeddedBackend?
         let authBackend: any AuthBackend
         let timeout = TimeAmount.seconds(Int64(configuration.backendTimeoutSeconds))
         switch configuration.backend {
         case .embedded:
-            let backend = try EmbeddedBackend.open(configuration: configuration, clock: clock, logger: logger)
+            let backend = EmbeddedBackend(store: store, configuration: configuration, clock: clock, logger: logger)
             embedded = backend
             authBackend = EmbeddedAuthBackend(service: backend.service)
         case .emulator:
@@ -41,7 +44,7 @@ public struct LinkDomainServices: Sendable {
         let stylesheet = try Array(Data(contentsOf: URL(fileURLWithPath: configuration.publicDirectory + "/static/styles.css")))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         return LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded, authBackend: authBackend,
-                                  renderer: renderer, stylesheet: stylesheet, formSecret: secret)
+                                  linkStore: store, renderer: renderer, stylesheet: stylesheet, formSecret: secret)
     }
 }
 
@@ -66,8 +69,9 @@ public enum LinkDomainApplication {
         AssociationController(files: services.files).addRoutes(to: router)
         HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).addRoutes(to: router)
         services.embeddedBackend?.addRoutes(to: router, logger: logger)
+        ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore, logger: logger).addRoutes(to: router)
         ActionPagesController<Context>(
-            configuration: services.configuration, backend: services.authBackend, renderer: services.renderer,
+            configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, renderer: services.renderer,
             formToken: FormToken(secret: services.formSecret), policy: RedirectPolicy(authorizedDomains: services.configuration.authorizedDomains),
             stylesheet: services.stylesheet, logger: logger
         ).addRoutes(to: router)

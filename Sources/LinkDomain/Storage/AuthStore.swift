@@ -27,6 +27,8 @@ public protocol AuthStore: Sendable {
 public enum StoreError: Error, Sendable, Equatable {
     /// The email address is already taken in that tenant.
     case emailExists
+    /// The key (a short-link suffix) is already taken.
+    case duplicate
     /// The database failed; the description says how (never with user data).
     case database(String)
 }

@@ -40,7 +40,7 @@ struct StubBackendPagesTests {
         let stub = StubBackend(codes: ["revert-1": CodeInfo(requestType: "REVERT_SECOND_FACTOR_ADDITION", email: "ada@example.com")])
         let made = try await Fixtures.services()
         let services = LinkDomainServices(
-            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, renderer: made.renderer,
+            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, linkStore: made.linkStore, renderer: made.renderer,
             stylesheet: made.stylesheet, formSecret: made.formSecret)
         try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.live) { client in
             let pages = BackendClient(client: client)
@@ -60,7 +60,7 @@ struct StubBackendPagesTests {
         let stub = StubBackend(codes: ["reset-1": CodeInfo(requestType: "PASSWORD_RESET", email: "ada@example.com")])
         let made = try await Fixtures.services()
         let services = LinkDomainServices(
-            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, renderer: made.renderer,
+            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, linkStore: made.linkStore, renderer: made.renderer,
             stylesheet: made.stylesheet, formSecret: made.formSecret)
         try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.live) { client in
             let page = try await BackendClient(client: client).page("/__/auth/action?mode=verifyEmail&oobCode=reset-1&apiKey=k")

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 
-/// ``AuthStore`` on a SQLite file: WAL mode (readers never wait for the writer), schema migrations
-/// applied on open, the file created on first run.
-public final class SQLiteAuthStore: AuthStore {
+/// ``AuthStore`` and ``LinkStore`` on a SQLite file: WAL mode (readers never wait for the writer),
+/// schema migrations applied on open, the file created on first run.
+public final class SQLiteStore: AuthStore, LinkStore {
     private let pool: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
@@ -63,7 +63,58 @@ public final class SQLiteAuthStore: AuthStore {
                 table.column("pem", .text).notNull()
             }
         }
+        migrator.registerMigration("2: short links and link statistics") { db in
+            try db.create(table: "shortLinks") { table in
+                table.primaryKey("suffix", .text)
+                table.column("longLinkQuery", .text).notNull()
+                table.column("createdAt", .integer).notNull()
+                table.column("origin", .text).notNull()
+            }
+            try db.create(table: "linkEvents") { table in
+                table.column("suffix", .text).notNull()
+                table.column("day", .integer).notNull()
+                table.column("platform", .text).notNull()
+                table.column("event", .text).notNull()
+                table.column("count", .integer).notNull()
+                table.primaryKey(["suffix", "day", "platform", "event"])
+            }
+        }
         return migrator
+    }
+
+    public func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
+        try await write { db in try link.insert(db) }
+    }
+
+    public func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
+        try await read { db in try ShortLinkRecord.fetchOne(db, key: suffix) }
+    }
+
+    public func recordEvent(suffix: String, platform: Platform, event: LinkEvent, day: Int) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO linkEvents (suffix, day, platform, event, count) VALUES (?, ?, ?, ?, 1)
+                    ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = count + 1
+                    """,
+                arguments: [suffix, day, platform.rawValue, event.rawValue])
+        }
+    }
+
+    public func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT platform, event, SUM(count) AS total FROM linkEvents
+                    WHERE suffix = ? AND day >= ? GROUP BY platform, event ORDER BY platform, event
+                    """,
+                arguments: [suffix, fromDay]
+            ).compactMap { row in
+                guard let platform = Platform(rawValue: row["platform"]), let event = LinkEvent(rawValue: row["event"]) else { return nil }
+                return LinkEventCount(platform: platform, event: event, count: row["total"])
+            }
+        }
     }
 
     public func insertUser(_ user: UserRecord) async throws(StoreError) {
@@ -155,6 +206,11 @@ public final class SQLiteAuthStore: AuthStore {
         {
             return .emailExists
         }
+        if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY,
+            error.message?.contains("shortLinks") == true
+        {
+            return .duplicate
+        }
         if let error = error as? DatabaseError {
             return .database("SQLite error \(error.resultCode.rawValue)")
         }
@@ -172,4 +228,8 @@ extension OobCodeRecord: FetchableRecord, PersistableRecord {
 
 extension RefreshTokenRecord: FetchableRecord, PersistableRecord {
     public static var databaseTableName: String { "refreshTokens" }
+}
+
+extension ShortLinkRecord: FetchableRecord, PersistableRecord {
+    public static var databaseTableName: String { "shortLinks" }
 }

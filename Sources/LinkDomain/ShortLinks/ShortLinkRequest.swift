@@ -1,0 +1,112 @@
+/// The body of the Dynamic Links REST call `POST /v1/shortLinks`, turned into the long link's query.
+struct ShortLinkRequest {
+    var longLinkQuery: String
+    var option: SuffixGenerator.Option
+    var warnings: [(code: String, message: String)]
+
+    /// Reads `longDynamicLink` or `dynamicLinkInfo`, and `suffix.option`.
+    init(_ body: [String: JSONValue], publicBaseURL: String, appleApps: [AppleApp], androidApps: [AndroidApp]) throws(ShortLinkAPIError) {
+        option = .unguessable
+        if case .object(let suffix)? = body["suffix"], case .string(let name)? = suffix["option"] {
+            guard let parsed = SuffixGenerator.Option(rawValue: name) else {
+                throw .invalidArgument("suffix.option must be SHORT or UNGUESSABLE")
+            }
+            option = parsed
+        }
+        if case .string(let long)? = body["longDynamicLink"] {
+            let prefix = publicBaseURL.lowercased()
+            guard long.lowercased().hasPrefix(prefix), let mark = long.firstIndex(of: "?"),
+                long[long.index(long.startIndex, offsetBy: prefix.count)...].first.map({ $0 == "/" || $0 == "?" }) == true
+            else {
+                throw .invalidArgument("longDynamicLink must start with this link domain, \(publicBaseURL)")
+            }
+            longLinkQuery = String(long[long.index(after: mark)...])
+        } else if case .object(let info)? = body["dynamicLinkInfo"] {
+            longLinkQuery = try Self.query(from: info, publicBaseURL: publicBaseURL)
+        } else {
+            throw .invalidArgument("give longDynamicLink or dynamicLinkInfo")
+        }
+        guard let link = LinkParser.parseDynamicLink(query: Substring(longLinkQuery)), WebAddress(link.deepLink) != nil else {
+            throw .invalidArgument("the link parameter must be an http(s) URL")
+        }
+        warnings = []
+        if let package = link.hints.androidPackageName, !androidApps.contains(where: { $0.packageName == package }) {
+            warnings.append(("NOT_IN_PROJECT_ANDROID_PACKAGE_NAME", "Android app '\(package)' is not in this link domain's configuration."))
+        }
+        if let bundle = link.hints.iOSBundleID, !appleApps.contains(where: { $0.bundleID == bundle }) {
+            warnings.append(("NOT_IN_PROJECT_IOS_BUNDLE_ID", "iOS app '\(bundle)' is not in this link domain's configuration."))
+        }
+    }
+
+    /// The long link's query for a `dynamicLinkInfo` object, parameter by parameter.
+    private static func query(from info: [String: JSONValue], publicBaseURL: String) throws(ShortLinkAPIError) -> String {
+        // `domainUriPrefix` is the origin; the deprecated `dynamicLinkDomain` named only the host.
+        let named: Bool
+        switch (info["domainUriPrefix"], info["dynamicLinkDomain"]) {
+        case (.string(let prefix)?, _): named = prefix.lowercased().trimmingSuffix("/") == publicBaseURL.lowercased()
+        case (nil, .string(let host)?): named = WebAddress(publicBaseURL)?.host == host.lowercased()
+        default: named = false
+        }
+        guard named else { throw .invalidArgument("dynamicLinkInfo.domainUriPrefix must be this link domain, \(publicBaseURL)") }
+        guard case .string(let link)? = info["link"] else { throw .invalidArgument("dynamicLinkInfo.link is required") }
+        var pairs: [(String, String)] = [("link", link)]
+        func add(_ name: String, _ object: String, _ field: String) {
+            guard case .object(let fields)? = info[object] else { return }
+            switch fields[field] {
+            case .string(let value)?: pairs.append((name, value))
+            case .integer(let value)?: pairs.append((name, String(value)))
+            case .boolean(let value)?: pairs.append((name, value ? "1" : "0"))
+            default: break
+            }
+        }
+        add("apn", "androidInfo", "androidPackageName")
+        add("afl", "androidInfo", "androidFallbackLink")
+        add("amv", "androidInfo", "androidMinPackageVersionCode")
+        add("ibi", "iosInfo", "iosBundleId")
+        add("ifl", "iosInfo", "iosFallbackLink")
+        add("ius", "iosInfo", "iosCustomScheme")
+        add("ipfl", "iosInfo", "iosIpadFallbackLink")
+        add("ipbi", "iosInfo", "iosIpadBundleId")
+        add("isi", "iosInfo", "iosAppStoreId")
+        add("ofl", "desktopInfo", "desktopFallbackLink")
+        add("efr", "navigationInfo", "enableForcedRedirect")
+        add("st", "socialMetaTagInfo", "socialTitle")
+        add("sd", "socialMetaTagInfo", "socialDescription")
+        add("si", "socialMetaTagInfo", "socialImageLink")
+        return pairs.map { "\($0)=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
+    }
+}
+
+/// Errors of the link API, in Google APIs' shape: `{"error":{"code":400,"message":"...","status":"INVALID_ARGUMENT"}}`.
+enum ShortLinkAPIError: Error, Equatable {
+    case invalidArgument(String)
+    case permissionDenied(String)
+    case notFound(String)
+    case unavailable
+
+    var statusCode: Int {
+        switch self {
+        case .invalidArgument: 400
+        case .permissionDenied: 403
+        case .notFound: 404
+        case .unavailable: 503
+        }
+    }
+
+    var body: JSONValue {
+        let (message, status): (String, String) =
+            switch self {
+            case .invalidArgument(let message): (message, "INVALID_ARGUMENT")
+            case .permissionDenied(let message): (message, "PERMISSION_DENIED")
+            case .notFound(let message): (message, "NOT_FOUND")
+            case .unavailable: ("The link store is unavailable. Try again.", "UNAVAILABLE")
+            }
+        return .object(["error": .object(["code": .integer(statusCode), "message": .string(message), "status": .string(status)])])
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
+}

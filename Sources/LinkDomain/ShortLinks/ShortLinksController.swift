@@ -1,0 +1,132 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The Dynamic Links REST API that apps and back ends used to make links:
+/// `POST /v1/shortLinks` and `GET /v1/{shortLink}/linkStats`, authenticated by configured API keys.
+struct ShortLinksController<Context: RequestContext>: Sendable {
+    let configuration: LinkDomainConfiguration
+    let store: any LinkStore
+    let logger: Logger
+    /// After this many collisions in a row a `SHORT` suffix grows by one character.
+    static var collisionsPerLength: Int { 3 }
+
+    func addRoutes(to router: Router<Context>) {
+        router.post("/v1/shortLinks") { request, _ in
+            await answer { () async throws(ShortLinkAPIError) -> JSONValue in try await create(request) }
+        }
+        router.get("/v1/:shortLink/linkStats") { request, context in
+            let shortLink = context.parameters.get("shortLink") ?? ""
+            return await answer { () async throws(ShortLinkAPIError) -> JSONValue in try await stats(request, shortLink: shortLink) }
+        }
+    }
+
+    private func create(_ request: Request) async throws(ShortLinkAPIError) -> JSONValue {
+        try authorize(request)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: 64 * 1024)
+        } catch {
+            throw .invalidArgument("the request body is too large")
+        }
+        guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
+            throw .invalidArgument("the request body must be a JSON object")
+        }
+        let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.appleApps,
+                                          androidApps: configuration.androidApps)
+        let suffix = try await insert(parsed)
+        let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
+        return .object([
+            "shortLink": .string(shortLink),
+            "previewLink": .string("\(shortLink)?d=1"),
+            "warning": .list(parsed.warnings.map { .object(["warningCode": .string($0.code), "warningMessage": .string($0.message)]) }),
+        ])
+    }
+
+    /// Stores the link under a fresh suffix, trying again on a collision (never overwriting).
+    private func insert(_ parsed: ShortLinkRequest) async throws(ShortLinkAPIError) -> String {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        for attempt in 0..<(Self.collisionsPerLength * 8) {
+            let suffix = parsed.option == .unguessable ? SuffixGenerator.unguessable() : SuffixGenerator.short(length: 4 + attempt / Self.collisionsPerLength)
+            do {
+                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: parsed.longLinkQuery, createdAt: now, origin: "api"))
+                return suffix
+            } catch .duplicate {
+                continue
+            } catch {
+                logger.error("short link not stored", metadata: ["error": .string("\(error)")])
+                throw .unavailable
+            }
+        }
+        throw .unavailable
+    }
+
+    private func stats(_ request: Request, shortLink encoded: String) async throws(ShortLinkAPIError) -> JSONValue {
+        try authorize(request)
+        let shortLink = QueryString.percentDecode(Substring(encoded))
+        let prefix = configuration.publicBaseURL + "/"
+        guard shortLink.lowercased().hasPrefix(prefix.lowercased()) else { throw .invalidArgument("not a short link of this link domain") }
+        let suffix = String(shortLink.dropFirst(prefix.count))
+        guard let days = request.uri.queryParameters["durationDays"].flatMap({ Int($0) }), (1...3650).contains(days) else {
+            throw .invalidArgument("durationDays must be a whole number of days from 1 to 3650")
+        }
+        let counts: [LinkEventCount]
+        do {
+            guard try await store.shortLink(suffix: suffix) != nil else { throw ShortLinkAPIError.notFound("no such short link") }
+            counts = try await store.eventCounts(suffix: suffix, fromDay: LinkStatistics.today() - days + 1)
+        } catch let error as ShortLinkAPIError {
+            throw error
+        } catch {
+            throw .unavailable
+        }
+        return LinkStatistics.dynamicLinksShape(counts)
+    }
+
+    private func authorize(_ request: Request) throws(ShortLinkAPIError) {
+        guard let key = request.uri.queryParameters["key"].map(String.init), configuration.shortLinkAPIKeys.contains(key) else {
+            throw .permissionDenied("API key not valid. Please pass a valid API key.")
+        }
+    }
+
+    private func answer(_ work: () async throws(ShortLinkAPIError) -> JSONValue) async -> Response {
+        let (value, status): (JSONValue, HTTPResponse.Status)
+        do {
+            (value, status) = (try await work(), .ok)
+        } catch {
+            (value, status) = (error.body, HTTPResponse.Status(code: error.statusCode))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(data: data)))
+    }
+}
+
+/// Link statistics in the Dynamic Links shape.
+enum LinkStatistics {
+    /// Days since 1970, UTC.
+    static func today(_ date: Date = Date()) -> Int { Int(date.timeIntervalSince1970 / 86_400) }
+
+    /// `{"linkEventStats":[{"platform":"IOS","count":"3","event":"CLICK"}, ...]}`: platforms as Dynamic
+    /// Links named them, counts as strings (int64 in JSON), and `REDIRECT` summing every redirect.
+    static func dynamicLinksShape(_ counts: [LinkEventCount]) -> JSONValue {
+        var totals: [String: [String: Int]] = [:]
+        for count in counts {
+            let platform = switch count.platform {
+            case .iOS, .iPadOS: "IOS"
+            case .android: "ANDROID"
+            case .desktop: "DESKTOP"
+            case .bot: "OTHER"
+            }
+            totals[platform, default: [:]][count.event.rawValue, default: 0] += count.count
+            if count.event != .click { totals[platform, default: [:]]["REDIRECT", default: 0] += count.count }
+        }
+        let rows: [JSONValue] = totals.keys.sorted().flatMap { platform in
+            totals[platform]!.keys.sorted().map { event in
+                .object(["platform": .string(platform), "event": .string(event), "count": .string(String(totals[platform]![event]!))])
+            }
+        }
+        return .object(["linkEventStats": .list(rows)])
+    }
+}
