@@ -104,8 +104,10 @@ struct Import: AsyncParsableCommand {
 
     func run() async throws {
         let (configuration, _) = try options.load()
-        let store = try SQLiteStore(path: configuration.sqlitePath)
-        let report = try await ShortLinkImporter(store: store, publicBaseURL: configuration.publicBaseURL).importFile(file)
+        let opened = try OpenedStore.open(configuration, logger: Logger(label: "linkdomain"))
+        let report = try await opened.withRunning { store in
+            try await ShortLinkImporter(store: store, publicBaseURL: configuration.publicBaseURL).importFile(file)
+        }
         print(report)
         if !report.invalid.isEmpty { throw ExitCode(1) }
     }

@@ -69,7 +69,8 @@ enum ConfigurationSchema {
             "apiKeys": .stringList
         ]),
         "storage": .object([
-            "sqlitePath": .string
+            "sqlitePath": .string,
+            "postgresURL": .string,
         ]),
     ]
 

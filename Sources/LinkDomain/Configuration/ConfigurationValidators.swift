@@ -72,6 +72,14 @@ enum ConfigurationValidators {
         return value.hasSuffix("/") ? String(value.dropLast()) : value
     }
 
+    /// A PostgreSQL URL: `postgres://user[:password]@host[:port]/database`.
+    static func postgresURL(_ value: String) -> String? {
+        guard let components = URLComponents(string: value), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            components.host?.isEmpty == false, components.user?.isEmpty == false, components.path.count > 1
+        else { return nil }
+        return value
+    }
+
     /// Firebase / Google Cloud project IDs.
     static func projectID(_ value: String) -> String? {
         guard (4...30).contains(value.utf8.count), let first = value.utf8.first, (0x61...0x7A).contains(first) else { return nil }

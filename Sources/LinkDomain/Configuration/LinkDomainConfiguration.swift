@@ -23,8 +23,10 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var emailEnumerationProtection: Bool
     /// How long the embedded backend's reset, verification and sign-in codes stay valid.
     public var codeLifetimeSeconds: Int
-    /// The embedded backend's SQLite database file.
+    /// The SQLite database file (accounts, codes, short links, statistics).
     public var sqlitePath: String
+    /// When set, PostgreSQL holds all of that instead, shared by every replica.
+    public var postgresURL: String?
     /// A second host serving the same association file, that "Open in the app" buttons point at:
     /// iOS opens universal links only when they lead to a different domain from the current page.
     public var pivotBaseURL: String?
@@ -61,7 +63,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         formSecret: String? = nil,
         backendURL: String? = nil,
         backendTimeoutSeconds: Int = 10,
-        shortLinkAPIKeys: [String] = []
+        shortLinkAPIKeys: [String] = [],
+        postgresURL: String? = nil
     ) {
         self.publicBaseURL = publicBaseURL
         self.host = host
@@ -83,6 +86,7 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         self.backendURL = backendURL
         self.backendTimeoutSeconds = backendTimeoutSeconds
         self.shortLinkAPIKeys = shortLinkAPIKeys
+        self.postgresURL = postgresURL
     }
 
     /// The link domain's host name (no port).

@@ -84,6 +84,8 @@ struct ValidatingReader {
         if !(1...120).contains(backendTimeout) {
             report(["backend", "timeoutSeconds"], problem: "\(backendTimeout) is out of range", expected: "1 to 120 seconds")
         }
+        let postgresURL = validated(["storage", "postgresURL"], ConfigurationValidators.postgresURL,
+                                    expected: "a URL such as \"postgres://linkdomain:secret@127.0.0.1:5432/linkdomain\"")
         let shortLinkAPIKeys = stringList(["shortLinks", "apiKeys"]) ?? []
         for (index, key) in shortLinkAPIKeys.enumerated() where key.utf8.count < 16 {
             report(["shortLinks", "apiKeys"], problem: "key \(index) is \(key.utf8.count) characters long", expected: "keys of at least 16 random characters")
@@ -116,7 +118,8 @@ struct ValidatingReader {
             authorizedDomains: domains, backend: backend, projectID: projectID, apiKey: apiKey,
             emailEnumerationProtection: enumerationProtection, codeLifetimeSeconds: codeLifetime, sqlitePath: sqlitePath,
             pivotBaseURL: pivotBaseURL, actionPath: actionPath, publicDirectory: publicDirectory, formSecret: formSecret,
-            backendURL: backendURL, backendTimeoutSeconds: backendTimeout, shortLinkAPIKeys: shortLinkAPIKeys
+            backendURL: backendURL, backendTimeoutSeconds: backendTimeout, shortLinkAPIKeys: shortLinkAPIKeys,
+            postgresURL: postgresURL
         )
     }
 

@@ -13,6 +13,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let configuration: LinkDomainConfiguration
     let backend: any AuthBackend
     let linkStore: any LinkStore
+    let metrics: LinkMetrics
     let renderer: PageRenderer
     let formToken: FormToken
     let policy: RedirectPolicy
@@ -194,6 +195,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     /// Counts an event of a short link; only GETs count (HEAD is a probe, not a visit).
     private func record(_ event: LinkEvent, suffix: String, visitor: Visitor, request: Request) async {
         guard request.method == .get else { return }
+        metrics.count(event, platform: visitor.platform)
         do {
             try await linkStore.recordEvent(suffix: suffix, platform: visitor.platform, event: event, day: LinkStatistics.today())
         } catch {

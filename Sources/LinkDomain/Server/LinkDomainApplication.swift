@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Everything the HTTP application serves, built once at start from a validated configuration.
 public struct LinkDomainServices: Sendable {
@@ -14,6 +15,11 @@ public struct LinkDomainServices: Sendable {
     public let authBackend: any AuthBackend
     /// Short links and their statistics.
     public let linkStore: any LinkStore
+    /// What runs beside the server (PostgreSQL's connection pool), and what must be done before it takes requests.
+    public var backgroundServices: [any Service] = []
+    /// Counters served at `/metrics`.
+    public var metrics = LinkMetrics()
+    public var beforeServing: [@Sendable () async throws -> Void] = []
     let renderer: PageRenderer
     let stylesheet: [UInt8]
     let formSecret: [UInt8]
@@ -23,7 +29,8 @@ public struct LinkDomainServices: Sendable {
     public static func make(configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
                             clock: any BackendClock = SystemBackendClock(), logger: Logger) async throws -> LinkDomainServices {
         let files = try files ?? AssociationFiles(configuration: configuration)
-        let store = try SQLiteStore(path: configuration.sqlitePath)
+        let opened = try OpenedStore.open(configuration, logger: logger)
+        let store = opened.store
         var embedded: EmbeddedBackend?
         let authBackend: any AuthBackend
         let timeout = TimeAmount.seconds(Int64(configuration.backendTimeoutSeconds))
@@ -43,8 +50,11 @@ public struct LinkDomainServices: Sendable {
         let renderer = try await PageRenderer(publicDirectory: configuration.publicDirectory)
         let stylesheet = try Array(Data(contentsOf: URL(fileURLWithPath: configuration.publicDirectory + "/static/styles.css")))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
-        return LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded, authBackend: authBackend,
-                                  linkStore: store, renderer: renderer, stylesheet: stylesheet, formSecret: secret)
+        var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded, authBackend: authBackend,
+                                          linkStore: store, renderer: renderer, stylesheet: stylesheet, formSecret: secret)
+        if let service = opened.service { services.backgroundServices.append(service) }
+        if let prepare = opened.prepare { services.beforeServing.append(prepare) }
+        return services
     }
 }
 
@@ -70,8 +80,10 @@ public enum LinkDomainApplication {
         HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).addRoutes(to: router)
         services.embeddedBackend?.addRoutes(to: router, logger: logger)
         ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore, logger: logger).addRoutes(to: router)
+        MetricsController<Context>(metrics: services.metrics).addRoutes(to: router)
         ActionPagesController<Context>(
-            configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, renderer: services.renderer,
+            configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, metrics: services.metrics,
+            renderer: services.renderer,
             formToken: FormToken(secret: services.formSecret), policy: RedirectPolicy(authorizedDomains: services.configuration.authorizedDomains),
             stylesheet: services.stylesheet, logger: logger
         ).addRoutes(to: router)
@@ -84,12 +96,15 @@ public enum LinkDomainApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let configuration = services.configuration
-        return Application(
+        var application = Application(
             router: router(services, logger: logger),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            services: services.backgroundServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+        for step in services.beforeServing { application.beforeServerStarts(perform: step) }
+        return application
     }
 
     /// What `serve` prints at start: where it listens and what it serves.
@@ -98,9 +113,10 @@ public enum LinkDomainApplication {
         var lines = [
             "LinkDomain listening on http://\(host):\(listeningPort)",
             "  public base URL:   \(configuration.publicBaseURL)",
+            "  storage:           " + (configuration.postgresURL.map { _ in "PostgreSQL" } ?? "SQLite, \(configuration.sqlitePath)"),
             "  backend:           \(configuration.backend.rawValue)"
                 + (configuration.backend == .embedded
-                    ? " (project \(configuration.projectID), database \(configuration.sqlitePath)), Identity Toolkit API at /identitytoolkit.googleapis.com/v1"
+                    ? " (project \(configuration.projectID)), Identity Toolkit API at /identitytoolkit.googleapis.com/v1"
                     : " at \(configuration.backendURL ?? "its default URL")"),
             "  email links:       /__/auth/links, /__/auth/action" + (configuration.actionPath.map { ", \($0)" } ?? ""),
             "  /.well-known/apple-app-site-association  "

@@ -174,6 +174,9 @@ struct ShortLinksTests {
             #expect(rows.count == 10)  // three rows for each of three platforms, and the crawler's click
             #expect(try await client.get("/v1/\(encoded)/linkStats?durationDays=0&key=\(Self.key)").status == .badRequest)
             #expect(try await client.get("/v1/\(encoded)/linkStats?durationDays=7").status == .forbidden)
+            let metrics = try await client.client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            #expect(metrics.contains(#"linkdomain_link_events_total{platform="desktop",event="CLICK"} 3"#), "\(metrics)")
+            #expect(metrics.contains(#"linkdomain_link_events_total{platform="iOS",event="REDIRECT_TO_STORE"} 2"#))
             let missing = ActionLinkEncoder.percentEncode("https://links.example.com/nope")
             #expect(try await client.get("/v1/\(missing)/linkStats?durationDays=7&key=\(Self.key)").status == .notFound)
         }

@@ -1,0 +1,293 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// ``AuthStore`` and ``LinkStore`` on PostgreSQL, so several LinkDomain replicas share accounts,
+/// codes, short links and statistics.
+///
+/// The connection pool is a ServiceLifecycle service: it must be running (``run()``) before any
+/// call. ``migrate()`` brings the schema up to date under an advisory lock, so replicas starting
+/// together do not race.
+public final class PostgresStore: AuthStore, LinkStore, Service {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// `url`: `postgres://user[:password]@host[:port]/database` (TLS off on loopback, else required).
+    public init(url: String, logger: Logger) throws(StoreError) {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, let user = components.user
+        else { throw .database("storage.postgresURL must look like postgres://user:password@host:5432/database") }
+        let database = components.path.split(separator: "/").first.map(String.init)
+        let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
+        let configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password, database: database,
+            tls: loopback ? .disable : .require(.makeClientConfiguration()))
+        // The pool narrates every connection at info level, cancelled ones included: keep it to notices.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .notice)
+        client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await client.run()
+    }
+
+    /// The schema, one migration a step; each runs once, in order.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE users (
+            tenant_id TEXT NOT NULL, local_id TEXT NOT NULL, email TEXT, email_verified BOOLEAN NOT NULL,
+            password_hash TEXT, password_updated_at BIGINT, display_name TEXT, photo_url TEXT, disabled BOOLEAN NOT NULL,
+            email_link_sign_in BOOLEAN NOT NULL, created_at BIGINT NOT NULL, last_login_at BIGINT, valid_since BIGINT NOT NULL,
+            PRIMARY KEY (tenant_id, local_id));
+        CREATE UNIQUE INDEX users_email ON users (tenant_id, email);
+        CREATE TABLE oob_codes (
+            code TEXT PRIMARY KEY, project_id TEXT NOT NULL, tenant_id TEXT NOT NULL, request_type TEXT NOT NULL,
+            email TEXT NOT NULL, new_email TEXT, local_id TEXT, link TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+        CREATE TABLE refresh_tokens (token TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, local_id TEXT NOT NULL, created_at BIGINT NOT NULL);
+        CREATE TABLE signing_keys (id INTEGER PRIMARY KEY, pem TEXT NOT NULL);
+        """,
+        """
+        CREATE TABLE short_links (suffix TEXT PRIMARY KEY, long_link_query TEXT NOT NULL, created_at BIGINT NOT NULL, origin TEXT NOT NULL);
+        CREATE TABLE link_events (
+            suffix TEXT NOT NULL, day INTEGER NOT NULL, platform TEXT NOT NULL, event TEXT NOT NULL, count BIGINT NOT NULL,
+            PRIMARY KEY (suffix, day, platform, event));
+        """,
+    ]
+
+    public func migrate() async throws(StoreError) {
+        try await guarded {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(7355608)", logger: logger)
+                try await connection.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)", logger: logger)
+                var applied = 0
+                for try await version in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", logger: logger)
+                    .decode(Int.self)
+                {
+                    applied = version
+                }
+                for (index, statements) in Self.migrations.enumerated() where index + 1 > applied {
+                    for statement in statements.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+                    where !statement.isEmpty {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
+                    try await connection.query("INSERT INTO schema_migrations (version) VALUES (\(index + 1))", logger: logger)
+                }
+            }
+        }
+    }
+
+    // MARK: Accounts
+
+    public func insertUser(_ user: UserRecord) async throws(StoreError) {
+        try await guarded {
+            try await client.query("""
+                INSERT INTO users (tenant_id, local_id, email, email_verified, password_hash, password_updated_at, display_name, photo_url,
+                    disabled, email_link_sign_in, created_at, last_login_at, valid_since)
+                VALUES (\(user.tenantID), \(user.localID), \(user.email), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
+                    \(user.displayName), \(user.photoURL), \(user.disabled), \(user.emailLinkSignIn), \(user.createdAt), \(user.lastLoginAt),
+                    \(user.validSince))
+                """, logger: logger)
+        }
+    }
+
+    public func updateUser(_ user: UserRecord) async throws(StoreError) {
+        try await guarded {
+            try await client.query("""
+                UPDATE users SET email = \(user.email), email_verified = \(user.emailVerified), password_hash = \(user.passwordHash),
+                    password_updated_at = \(user.passwordUpdatedAt), display_name = \(user.displayName), photo_url = \(user.photoURL),
+                    disabled = \(user.disabled), email_link_sign_in = \(user.emailLinkSignIn), last_login_at = \(user.lastLoginAt),
+                    valid_since = \(user.validSince)
+                WHERE tenant_id = \(user.tenantID) AND local_id = \(user.localID)
+                """, logger: logger)
+        }
+    }
+
+    public func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool {
+        try await guarded {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("DELETE FROM refresh_tokens WHERE tenant_id = \(tenantID) AND local_id = \(localID)", logger: logger)
+                var deleted = false
+                for try await _ in try await connection.query(
+                    "DELETE FROM users WHERE tenant_id = \(tenantID) AND local_id = \(localID) RETURNING local_id", logger: logger)
+                {
+                    deleted = true
+                }
+                return deleted
+            }
+        }
+    }
+
+    public func user(tenantID: String, localID: String) async throws(StoreError) -> UserRecord? {
+        try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND local_id = \(localID)").first
+    }
+
+    public func user(tenantID: String, email: String) async throws(StoreError) -> UserRecord? {
+        try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND email = \(email)").first
+    }
+
+    private func users(_ query: PostgresQuery) async throws(StoreError) -> [UserRecord] {
+        try await guarded {
+            var result: [UserRecord] = []
+            for try await row in try await client.query(query, logger: logger) {
+                let columns = row.makeRandomAccess()
+                result.append(UserRecord(
+                    tenantID: try columns["tenant_id"].decode(String.self), localID: try columns["local_id"].decode(String.self),
+                    email: try columns["email"].decode(String?.self), emailVerified: try columns["email_verified"].decode(Bool.self),
+                    passwordHash: try columns["password_hash"].decode(String?.self),
+                    passwordUpdatedAt: try columns["password_updated_at"].decode(Int64?.self),
+                    displayName: try columns["display_name"].decode(String?.self), photoURL: try columns["photo_url"].decode(String?.self),
+                    disabled: try columns["disabled"].decode(Bool.self), emailLinkSignIn: try columns["email_link_sign_in"].decode(Bool.self),
+                    createdAt: try columns["created_at"].decode(Int64.self), lastLoginAt: try columns["last_login_at"].decode(Int64?.self),
+                    validSince: try columns["valid_since"].decode(Int64.self)))
+            }
+            return result
+        }
+    }
+
+    // MARK: Codes
+
+    public func insertCode(_ code: OobCodeRecord) async throws(StoreError) {
+        try await guarded {
+            try await client.query("""
+                INSERT INTO oob_codes (code, project_id, tenant_id, request_type, email, new_email, local_id, link, created_at, expires_at)
+                VALUES (\(code.code), \(code.projectID), \(code.tenantID), \(code.requestType.rawValue), \(code.email), \(code.newEmail),
+                    \(code.localID), \(code.link), \(code.createdAt), \(code.expiresAt))
+                """, logger: logger)
+        }
+    }
+
+    public func code(_ code: String) async throws(StoreError) -> OobCodeRecord? {
+        try await codes("SELECT * FROM oob_codes WHERE code = \(code)").first
+    }
+
+    public func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption {
+        // One statement: of any number of concurrent callers, across replicas, one gets the row.
+        if let redeemed = try await codes("DELETE FROM oob_codes WHERE code = \(code) AND expires_at > \(now) RETURNING *").first {
+            return .redeemed(redeemed)
+        }
+        return try await self.code(code) == nil ? .invalid : .expired
+    }
+
+    public func codes(projectID: String) async throws(StoreError) -> [OobCodeRecord] {
+        try await codes("SELECT * FROM oob_codes WHERE project_id = \(projectID) ORDER BY created_at, code")
+    }
+
+    private func codes(_ query: PostgresQuery) async throws(StoreError) -> [OobCodeRecord] {
+        try await guarded {
+            var result: [OobCodeRecord] = []
+            for try await row in try await client.query(query, logger: logger) {
+                let columns = row.makeRandomAccess()
+                guard let type = OobRequestType(rawValue: try columns["request_type"].decode(String.self)) else { continue }
+                result.append(OobCodeRecord(
+                    code: try columns["code"].decode(String.self), projectID: try columns["project_id"].decode(String.self),
+                    tenantID: try columns["tenant_id"].decode(String.self), requestType: type, email: try columns["email"].decode(String.self),
+                    newEmail: try columns["new_email"].decode(String?.self), localID: try columns["local_id"].decode(String?.self),
+                    link: try columns["link"].decode(String.self), createdAt: try columns["created_at"].decode(Int64.self),
+                    expiresAt: try columns["expires_at"].decode(Int64.self)))
+            }
+            return result
+        }
+    }
+
+    // MARK: Tokens and keys
+
+    public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StoreError) {
+        try await guarded {
+            try await client.query("""
+                INSERT INTO refresh_tokens (token, tenant_id, local_id, created_at)
+                VALUES (\(token.token), \(token.tenantID), \(token.localID), \(token.createdAt))
+                """, logger: logger)
+        }
+    }
+
+    public func refreshToken(_ token: String) async throws(StoreError) -> RefreshTokenRecord? {
+        try await guarded {
+            for try await (token, tenantID, localID, createdAt) in try await client.query(
+                "SELECT token, tenant_id, local_id, created_at FROM refresh_tokens WHERE token = \(token)", logger: logger
+            ).decode((String, String, String, Int64).self) {
+                return RefreshTokenRecord(token: token, tenantID: tenantID, localID: localID, createdAt: createdAt)
+            }
+            return nil
+        }
+    }
+
+    public func signingKey(orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
+        try await guarded {
+            // Replicas starting together each propose a key; the first stored is everyone's.
+            try await client.query("INSERT INTO signing_keys (id, pem) VALUES (1, \(make())) ON CONFLICT (id) DO NOTHING", logger: logger)
+            for try await pem in try await client.query("SELECT pem FROM signing_keys WHERE id = 1", logger: logger).decode(String.self) {
+                return pem
+            }
+            throw StoreError.database("the signing key vanished")
+        }
+    }
+
+    // MARK: Links
+
+    public func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
+        try await guarded {
+            try await client.query("""
+                INSERT INTO short_links (suffix, long_link_query, created_at, origin)
+                VALUES (\(link.suffix), \(link.longLinkQuery), \(link.createdAt), \(link.origin))
+                """, logger: logger)
+        }
+    }
+
+    public func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
+        try await guarded {
+            for try await (suffix, query, createdAt, origin) in try await client.query(
+                "SELECT suffix, long_link_query, created_at, origin FROM short_links WHERE suffix = \(suffix)", logger: logger
+            ).decode((String, String, Int64, String).self) {
+                return ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: createdAt, origin: origin)
+            }
+            return nil
+        }
+    }
+
+    public func recordEvent(suffix: String, platform: Platform, event: LinkEvent, day: Int) async throws(StoreError) {
+        try await guarded {
+            try await client.query("""
+                INSERT INTO link_events (suffix, day, platform, event, count) VALUES (\(suffix), \(day), \(platform.rawValue), \(event.rawValue), 1)
+                ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = link_events.count + 1
+                """, logger: logger)
+        }
+    }
+
+    public func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
+        try await guarded {
+            var result: [LinkEventCount] = []
+            for try await (platform, event, total) in try await client.query("""
+                SELECT platform, event, SUM(count)::BIGINT FROM link_events WHERE suffix = \(suffix) AND day >= \(fromDay)
+                GROUP BY platform, event ORDER BY platform, event
+                """, logger: logger).decode((String, String, Int64).self) {
+                if let platform = Platform(rawValue: platform), let event = LinkEvent(rawValue: event) {
+                    result.append(LinkEventCount(platform: platform, event: event, count: Int(total)))
+                }
+            }
+            return result
+        }
+    }
+
+    // MARK: Errors
+
+    @discardableResult
+    private func guarded<T>(_ work: () async throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await work()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PSQLError {
+            if error.serverInfo?[.sqlState] == "23505" {
+                let constraint = error.serverInfo?[.constraintName] ?? ""
+                if constraint.contains("email") { throw .emailExists }
+                if constraint.contains("short_links") { throw .duplicate }
+            }
+            throw .database("PostgreSQL error \(error.serverInfo?[.sqlState] ?? String(describing: error.code))")
+        } catch {
+            throw .database(String(describing: type(of: error)))
+        }
+    }
+}

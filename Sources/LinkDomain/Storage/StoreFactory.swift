@@ -1,0 +1,34 @@
+import Logging
+import ServiceLifecycle
+
+/// The store the configuration names: PostgreSQL when `storage.postgresURL` is set (shared by
+/// replicas), else the SQLite file.
+public struct OpenedStore: Sendable {
+    public let store: any AuthStore & LinkStore
+    /// What must run for the store to work (PostgreSQL's connection pool), if anything.
+    public let service: (any Service)?
+    /// What must happen once it runs, before the first request (PostgreSQL's migrations).
+    public let prepare: (@Sendable () async throws -> Void)?
+
+    public static func open(_ configuration: LinkDomainConfiguration, logger: Logger) throws(StoreError) -> OpenedStore {
+        if let url = configuration.postgresURL {
+            let store = try PostgresStore(url: url, logger: logger)
+            return OpenedStore(store: store, service: store, prepare: { try await store.migrate() })
+        }
+        return OpenedStore(store: try SQLiteStore(path: configuration.sqlitePath), service: nil, prepare: nil)
+    }
+
+    /// Runs `body` with the store working, for commands that are not the server (`import`).
+    public func withRunning<T: Sendable>(_ body: @Sendable (any AuthStore & LinkStore) async throws -> T) async throws -> T {
+        guard let service else { return try await body(store) }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await service.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            try await prepare?()
+            return try await body(store)
+        }
+    }
+}

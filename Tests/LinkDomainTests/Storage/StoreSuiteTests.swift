@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import LinkDomain
+
+/// The storage behaviour every store must have, run against SQLite always and against PostgreSQL
+/// when `TEST_POSTGRES_URL` names a database (scripts/test starts one).
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    static var available: [StoreKind] {
+        ProcessInfo.processInfo.environment["TEST_POSTGRES_URL"] == nil ? [.sqlite] : [.sqlite, .postgres]
+    }
+
+    func withStore<T: Sendable>(_ body: @Sendable (any AuthStore & LinkStore) async throws -> T) async throws -> T {
+        var configuration = LinkDomainConfiguration(publicBaseURL: "https://links.example.com")
+        switch self {
+        case .sqlite:
+            configuration.sqlitePath = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
+        case .postgres:
+            configuration.postgresURL = ProcessInfo.processInfo.environment["TEST_POSTGRES_URL"]
+        }
+        return try await OpenedStore.open(configuration, logger: Logger(label: "test")).withRunning(body)
+    }
+}
+
+@Suite("Storage: the same behaviour on every store")
+struct StoreSuiteTests {
+    /// Identifiers unique to one test run, so tests can share a PostgreSQL database.
+    static func unique(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString.prefix(8))" }
+
+    static func user(_ tenant: String, _ id: String, email: String?) -> UserRecord {
+        UserRecord(tenantID: tenant, localID: id, email: email, passwordHash: "scrypt$x", createdAt: 1, validSince: 0)
+    }
+
+    @Test("accounts: insert, find by id and email, update, unique email per tenant, delete", arguments: StoreKind.available)
+    func accounts(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let tenant = Self.unique("t")
+            var ada = Self.user(tenant, "u1", email: "ada@example.com")
+            try await store.insertUser(ada)
+            #expect(try await store.user(tenantID: tenant, localID: "u1") == ada)
+            #expect(try await store.user(tenantID: tenant, email: "ada@example.com") == ada)
+            #expect(try await store.user(tenantID: tenant + "x", email: "ada@example.com") == nil)
+            await #expect(throws: StoreError.emailExists) { try await store.insertUser(Self.user(tenant, "u2", email: "ada@example.com")) }
+            try await store.insertUser(Self.user(tenant, "u2", email: nil))
+            try await store.insertUser(Self.user(tenant, "u3", email: nil))  // many accounts without email
+            ada.emailVerified = true
+            ada.displayName = "Ada"
+            ada.lastLoginAt = 99
+            try await store.updateUser(ada)
+            #expect(try await store.user(tenantID: tenant, localID: "u1") == ada)
+            var bob = Self.user(tenant, "u2", email: "ada@example.com")
+            await #expect(throws: StoreError.emailExists) { try await store.updateUser(bob) }
+            bob.email = "bob@example.com"
+            try await store.updateUser(bob)
+            try await store.insertRefreshToken(RefreshTokenRecord(token: Self.unique("r"), tenantID: tenant, localID: "u1", createdAt: 5))
+            #expect(try await store.deleteUser(tenantID: tenant, localID: "u1"))
+            #expect(try await store.deleteUser(tenantID: tenant, localID: "u1") == false)
+            #expect(try await store.user(tenantID: tenant, localID: "u1") == nil)
+        }
+    }
+
+    @Test("codes: stored, listed, spent once, expired codes never spent", arguments: StoreKind.available)
+    func codes(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let project = Self.unique("p")
+            func code(_ name: String, expiresAt: Int64) -> OobCodeRecord {
+                OobCodeRecord(code: "\(project)-\(name)", projectID: project, tenantID: "", requestType: .passwordReset, email: "a@example.com",
+                              newEmail: nil, localID: "u1", link: "https://links.example.com/x", createdAt: 1, expiresAt: expiresAt)
+            }
+            try await store.insertCode(code("live", expiresAt: 1000))
+            try await store.insertCode(code("old", expiresAt: 10))
+            #expect(try await store.codes(projectID: project).map(\.code) == ["\(project)-live", "\(project)-old"])
+            #expect(try await store.code("\(project)-live") == code("live", expiresAt: 1000))
+            #expect(try await store.redeemCode("\(project)-old", now: 500) == .expired)
+            #expect(try await store.code("\(project)-old") != nil)
+            #expect(try await store.redeemCode("\(project)-live", now: 500) == .redeemed(code("live", expiresAt: 1000)))
+            #expect(try await store.redeemCode("\(project)-live", now: 500) == .invalid)
+            #expect(try await store.redeemCode("\(project)-never", now: 500) == .invalid)
+        }
+    }
+
+    @Test("50 concurrent attempts on one code: exactly one spends it", arguments: StoreKind.available)
+    func concurrentRedeem(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let name = Self.unique("c")
+            try await store.insertCode(OobCodeRecord(code: name, projectID: "p", tenantID: "", requestType: .emailSignIn, email: "a@example.com",
+                                                     newEmail: nil, localID: nil, link: "l", createdAt: 1, expiresAt: 1000))
+            let results = try await withThrowingTaskGroup(of: CodeRedemption.self) { group in
+                for _ in 0..<50 { group.addTask { try await store.redeemCode(name, now: 2) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { if case .redeemed = $0 { true } else { false } }.count == 1)
+            #expect(results.filter { $0 == .invalid }.count == 49)
+        }
+    }
+
+    @Test("refresh tokens and the signing key (one key, however many ask at once)", arguments: StoreKind.available)
+    func tokensAndKey(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let token = RefreshTokenRecord(token: Self.unique("r"), tenantID: "", localID: "u", createdAt: 7)
+            try await store.insertRefreshToken(token)
+            #expect(try await store.refreshToken(token.token) == token)
+            #expect(try await store.refreshToken("nope") == nil)
+            let keys = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<10 { group.addTask { try await store.signingKey { "key-\(index)" } } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(keys.count == 1)
+            #expect(try await store.signingKey { "another" } == keys.first)
+        }
+    }
+
+    @Test("short links: stored once, never overwritten; events counted per platform and day", arguments: StoreKind.available)
+    func links(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let suffix = Self.unique("s")
+            let link = ShortLinkRecord(suffix: suffix, longLinkQuery: "link=https%3A%2F%2Fexample.com%2F", createdAt: 3, origin: "api")
+            try await store.insertShortLink(link)
+            await #expect(throws: StoreError.duplicate) {
+                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: "link=other", createdAt: 4, origin: "api"))
+            }
+            #expect(try await store.shortLink(suffix: suffix) == link)
+            for (platform, event, day) in [(Platform.iOS, LinkEvent.click, 100), (.iOS, .click, 101), (.iOS, .redirectToStore, 101),
+                                           (.android, .click, 90), (.desktop, .click, 101)] {
+                try await store.recordEvent(suffix: suffix, platform: platform, event: event, day: day)
+            }
+            let counts = try await store.eventCounts(suffix: suffix, fromDay: 100)
+            #expect(counts == [
+                LinkEventCount(platform: .desktop, event: .click, count: 1), LinkEventCount(platform: .iOS, event: .click, count: 2),
+                LinkEventCount(platform: .iOS, event: .redirectToStore, count: 1),
+            ])
+        }
+    }
+}

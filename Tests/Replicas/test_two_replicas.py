@@ -1,0 +1,125 @@
+"""Two LinkDomain processes on different ports sharing one PostgreSQL (scripts/test starts it and
+sets TEST_POSTGRES_URL): what one creates, the other serves, and a code is spent exactly once."""
+
+import concurrent.futures
+import glob
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = ROOT / ".build" / "debug" / "linkdomain"
+POSTGRES = os.environ.get("TEST_POSTGRES_URL")
+KEY = "replica-test-key-0123456789"
+
+pytestmark = pytest.mark.skipif(POSTGRES is None, reason="needs TEST_POSTGRES_URL (scripts/test starts PostgreSQL)")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fresh_database():
+    """A new, empty database on the test server, so nothing another test stored leaks in."""
+    server = urllib.parse.urlsplit(POSTGRES)
+    name = f"replicas_{uuid.uuid4().hex[:12]}"
+    createdb = sorted(glob.glob("/usr/lib/postgresql/*/bin/createdb"))[-1]
+    subprocess.run([createdb, "-h", server.hostname, "-p", str(server.port or 5432), "-U", server.username, name], check=True)
+    return server._replace(path=f"/{name}").geturl()
+
+
+@pytest.fixture(scope="module")
+def replicas():
+    database = fresh_database()
+    directory = Path(tempfile.mkdtemp(prefix="linkdomain-replicas-"))
+    processes, bases = [], []
+    for name in ["a", "b"]:
+        port = free_port()
+        config = directory / f"{name}.json"
+        config.write_text(json.dumps({
+            "publicBaseURL": "http://localhost:9999",
+            "server": {"host": "127.0.0.1", "port": port},
+            "authorizedDomains": ["example.com", "localhost"],
+            "publicDirectory": str(ROOT / "Public"),
+            "formSecret": "the same secret on every replica, 32+",
+            "shortLinks": {"apiKeys": [KEY]},
+            "storage": {"postgresURL": database},
+        }))
+        log = open(directory / f"{name}.log", "w+")
+        processes.append((subprocess.Popen([str(BINARY), "serve", "--config", str(config)], stdout=log, stderr=subprocess.STDOUT), log))
+        bases.append(f"http://127.0.0.1:{port}")
+    for (process, log), base in zip(processes, bases):
+        for _ in range(300):
+            if process.poll() is not None:
+                log.seek(0)
+                pytest.fail(f"linkdomain exited: {log.read()}")
+            try:
+                urllib.request.urlopen(base + "/readyz")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.1)
+    yield bases
+    for process, _ in processes:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def post(url, body, headers=None):
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_short_link_made_on_one_resolves_on_the_other(replicas):
+    a, b = replicas
+    status, answer = post(f"{a}/v1/shortLinks?key={KEY}", {"longDynamicLink": "http://localhost:9999/?link=https%3A%2F%2Fexample.com%2Fshared"})
+    assert status == 200, answer
+    suffix = answer["shortLink"].rsplit("/", 1)[1]
+    opener = urllib.request.build_opener(NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as redirect:
+        opener.open(urllib.request.Request(f"{b}/{suffix}", headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0"}))
+    assert redirect.value.code == 302
+    assert redirect.value.headers["Location"] == "https://example.com/shared"
+
+
+def test_a_code_is_spent_once_across_both(replicas):
+    a, b = replicas
+    status, answer = post(f"{a}/identitytoolkit.googleapis.com/v1/projects/demo-linkdomain/accounts:sendOobCode",
+                          {"requestType": "EMAIL_SIGNIN", "email": "shared@example.com", "continueUrl": "https://example.com/",
+                           "returnOobLink": True}, {"Authorization": "Bearer owner"})
+    assert status == 200, answer
+    code = answer["oobCode"]
+
+    def attempt(index):
+        base = replicas[index % 2]
+        return post(f"{base}/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink?key=k",
+                    {"email": "shared@example.com", "oobCode": code})
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=20) as pool:
+        results = list(pool.map(attempt, range(40)))
+    successes = [body for status, body in results if status == 200]
+    assert len(successes) == 1, results[:3]
+    assert all(body["error"]["message"] == "INVALID_OOB_CODE" for status, body in results if status != 200)
+    # The ID token one replica signed is good on the other: they share the signing key.
+    status, lookup = post(f"{b}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k", {"idToken": successes[0]["idToken"]})
+    assert status == 200 and lookup["users"][0]["email"] == "shared@example.com"
