@@ -6,10 +6,7 @@ else to a temporary folder."""
 
 import json
 import os
-import socket
-import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -21,8 +18,8 @@ from selenium.common.exceptions import NoSuchElementException, StaleElementRefer
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-ROOT = Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "debug" / "linkdomain"
+from conftest import Server
+
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
           "Version/17.5 Mobile/15E148 Safari/604.1")
 # Headless Chromium names itself HeadlessChrome, which the service rightly treats as a link scanner:
@@ -31,40 +28,16 @@ DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko
 SHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or tempfile.mkdtemp(prefix="linkdomain-shots-"))
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
-    directory = Path(tempfile.mkdtemp(prefix="linkdomain-browser-"))
-    config = directory / "linkdomain.json"
-    config.write_text(json.dumps({
-        "server": {"host": "127.0.0.1", "port": port},
+    server = Server(tempfile.mkdtemp(prefix="linkdomain-browser-"), "browser", {
         "pivotBaseURL": "https://open.example.com",
         "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app", "appStoreID": "1234567890"}]},
         "authorizedDomains": ["127.0.0.1", "localhost"],
-        "publicDirectory": str(ROOT / "Public"),
         "storage": {"sqlitePath": "auth.sqlite"},
-    }))
-    log = open(directory / "linkdomain.log", "w+")
-    process = subprocess.Popen([str(BINARY), "serve", "--config", str(config)], stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if process.poll() is not None:
-            log.seek(0)
-            pytest.fail(f"linkdomain exited: {log.read()}")
-        try:
-            urllib.request.urlopen(base + "/healthz")
-            break
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.1)
-    yield base
-    process.terminate()
-    process.wait(timeout=10)
+    })
+    yield server.base
+    server.stop()
 
 
 def call(base, operation, body, admin=False):

@@ -2,52 +2,31 @@
 
 import json
 import os
-import re
-import subprocess
 import tempfile
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "debug" / "linkdomain"
+from conftest import Server
+
 PROJECT = "demo-linkdomain"
 
 
 @pytest.fixture(scope="module")
 def server():
-    """Starts `linkdomain serve` on a free port with a fresh database; yields its base URL."""
-    directory = tempfile.mkdtemp(prefix="linkdomain-admin-")
-    config = Path(directory) / "linkdomain.json"
-    config.write_text(json.dumps({
+    """`linkdomain serve` on a free port with a fresh database; FIREBASE_AUTH_EMULATOR_HOST points at it."""
+    server = Server(tempfile.mkdtemp(prefix="linkdomain-admin-"), "admin", {
         "publicBaseURL": "https://links.example.com",
-        "server": {"host": "127.0.0.1", "port": 0},
         "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]},
         "android": {"apps": [{"packageName": "com.example.app", "fingerprints": ["AB" * 32]}]},
         "authorizedDomains": ["app.example.com"],
         "backend": {"kind": "embedded", "projectID": PROJECT},
         "storage": {"sqlitePath": "auth.sqlite"},
-        "publicDirectory": str(ROOT / "Public"),
-    }))
-    log = open(Path(directory) / "linkdomain.log", "w+")
-    process = subprocess.Popen([str(BINARY), "serve", "--config", str(config)], stdout=subprocess.PIPE,
-                               stderr=log, text=True)
-    try:
-        port = None
-        for line in process.stdout:
-            match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
-            if match:
-                port = int(match.group(1))
-                break
-        log.seek(0)
-        assert port, f"the server did not say where it listens: {log.read()}"
-        os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{port}"
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    })
+    os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = f"127.0.0.1:{server.port}"
+    yield server.base
+    server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -5,30 +5,21 @@ import concurrent.futures
 import glob
 import json
 import os
-import socket
 import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "debug" / "linkdomain"
+from conftest import Server
+
 POSTGRES = os.environ.get("TEST_POSTGRES_URL")
 KEY = "replica-test-key-0123456789"
 
 pytestmark = pytest.mark.skipif(POSTGRES is None, reason="needs TEST_POSTGRES_URL (scripts/test starts PostgreSQL)")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def fresh_database():
@@ -43,37 +34,17 @@ def fresh_database():
 @pytest.fixture(scope="module")
 def replicas():
     database = fresh_database()
-    directory = Path(tempfile.mkdtemp(prefix="linkdomain-replicas-"))
-    processes, bases = [], []
-    for name in ["a", "b"]:
-        port = free_port()
-        config = directory / f"{name}.json"
-        config.write_text(json.dumps({
-            "publicBaseURL": "http://localhost:9999",
-            "server": {"host": "127.0.0.1", "port": port},
-            "authorizedDomains": ["example.com", "localhost"],
-            "publicDirectory": str(ROOT / "Public"),
-            "formSecret": "the same secret on every replica, 32+",
-            "shortLinks": {"apiKeys": [KEY]},
-            "storage": {"postgresURL": database},
-        }))
-        log = open(directory / f"{name}.log", "w+")
-        processes.append((subprocess.Popen([str(BINARY), "serve", "--config", str(config)], stdout=log, stderr=subprocess.STDOUT), log))
-        bases.append(f"http://127.0.0.1:{port}")
-    for (process, log), base in zip(processes, bases):
-        for _ in range(300):
-            if process.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"linkdomain exited: {log.read()}")
-            try:
-                urllib.request.urlopen(base + "/readyz")
-                break
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.1)
-    yield bases
-    for process, _ in processes:
-        process.terminate()
-        process.wait(timeout=10)
+    directory = tempfile.mkdtemp(prefix="linkdomain-replicas-")
+    servers = [Server(directory, name, {
+        "publicBaseURL": "http://localhost:9999",
+        "authorizedDomains": ["example.com", "localhost"],
+        "formSecret": "the same secret on every replica, 32+",
+        "shortLinks": {"apiKeys": [KEY]},
+        "storage": {"postgresURL": database},
+    }) for name in ["a", "b"]]
+    yield [server.base for server in servers]
+    for server in servers:
+        server.stop()
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

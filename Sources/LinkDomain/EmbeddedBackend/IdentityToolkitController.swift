@@ -138,15 +138,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
     }
 
     private func json(_ value: JSONValue) -> Response {
-        Self.jsonResponse(value, status: .ok)
-    }
-
-    static func jsonResponse(_ value: JSONValue, status: HTTPResponse.Status) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(data: data)))
+        .json(value)
     }
 }
 
@@ -157,16 +149,16 @@ extension IdentityToolkitController {
         do {
             return try await work()
         } catch let error as IdentityToolkitError {
-            return Self.jsonResponse(error.body, status: error.status)
+            return Response.json(error.body, status: error.status)
         } catch let error as StoreError {
             logger.error("storage failure", metadata: ["error": .string("\(error)")])
         } catch let error as any HTTPResponseError {
-            return Self.jsonResponse(IdentityToolkitError("REQUEST_REJECTED", detail: error.status.reasonPhrase, status: error.status).body,
+            return Response.json(IdentityToolkitError("REQUEST_REJECTED", detail: error.status.reasonPhrase, status: error.status).body,
                                      status: error.status)
         } catch {
             logger.error("backend failure", metadata: ["error": .string(String(describing: type(of: error)))])
         }
-        return Self.jsonResponse(IdentityToolkitError.internalError.body, status: .internalServerError)
+        return Response.json(IdentityToolkitError.internalError.body, status: .internalServerError)
     }
 }
 

@@ -95,11 +95,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         } catch {
             (value, status) = (error.body, HTTPResponse.Status(code: error.statusCode))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(data: data)))
+        return .json(value, status: status)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// Any JSON value: configuration files, hand-written association files and Identity Toolkit
 /// request and response bodies, which carry many optional fields of several types.
@@ -47,5 +48,17 @@ enum JSONValue: Codable, Sendable, Equatable {
         case .list(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
+    }
+}
+
+extension Response {
+    /// A JSON API answer: never cached, slashes written plainly (URLs read as they are).
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        // Encoding a JSONValue cannot fail: it holds only strings, numbers, booleans, lists and objects.
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 }
