@@ -27,6 +27,9 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var sqlitePath: String
     /// When set, PostgreSQL holds all of that instead, shared by every replica.
     public var postgresURL: String?
+    /// scrypt's cost for new password hashes. Not a configuration key: tests lower it so that
+    /// hundreds of sign-ups run in seconds; hashes record their own cost, so nothing else changes.
+    var passwordHashRounds = PasswordHasher.defaultRounds
     /// A second host serving the same association file, that "Open in the app" buttons point at:
     /// iOS opens universal links only when they lead to a different domain from the current page.
     public var pivotBaseURL: String?

@@ -14,7 +14,7 @@ struct AccountService: Sendable {
     let settings: EmbeddedBackendSettings
     let store: any AuthStore
     let tokens: TokenIssuer
-    let hasher = PasswordHasher()
+    var hasher: PasswordHasher { PasswordHasher(rounds: settings.passwordHashRounds) }
     let clock: any BackendClock
     let logger: Logger
 

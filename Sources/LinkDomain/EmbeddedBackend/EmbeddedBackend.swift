@@ -8,12 +8,13 @@ public struct EmbeddedBackend: Sendable {
 
     public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any BackendClock = SystemBackendClock(),
                 logger: Logger) {
-        let settings = EmbeddedBackendSettings(
+        var settings = EmbeddedBackendSettings(
             projectID: configuration.projectID, apiKey: configuration.apiKey, publicBaseURL: configuration.publicBaseURL,
             linkHost: configuration.publicHost,
             authorizedDomains: configuration.authorizedDomains,
             emailEnumerationProtection: configuration.emailEnumerationProtection,
             codeLifetimeSeconds: configuration.codeLifetimeSeconds)
+        settings.passwordHashRounds = configuration.passwordHashRounds
         service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
                                  clock: clock, logger: logger)
     }

@@ -14,6 +14,8 @@ public struct EmbeddedBackendSettings: Sendable {
     public var emailEnumerationProtection: Bool
     /// How long reset, verification and sign-in codes stay valid.
     public var codeLifetimeSeconds: Int
+    /// scrypt's cost for new password hashes (existing hashes keep their own).
+    var passwordHashRounds = PasswordHasher.defaultRounds
 
     public init(projectID: String, apiKey: String, publicBaseURL: String, linkHost: String, authorizedDomains: [String],
                 emailEnumerationProtection: Bool = true, codeLifetimeSeconds: Int = 3600) {

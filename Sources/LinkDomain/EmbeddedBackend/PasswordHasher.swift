@@ -6,7 +6,8 @@ import Foundation
 /// can be raised later without invalidating existing hashes: `scrypt$N$r$p$salt$hash` (base64).
 struct PasswordHasher: Sendable {
     /// 2^14 rounds × block size 8 uses 16 MiB per hash, the interactive-login setting scrypt's authors recommend.
-    var rounds = 1 << 14
+    static let defaultRounds = 1 << 14
+    var rounds = PasswordHasher.defaultRounds
     var blockSize = 8
     var parallelism = 1
 

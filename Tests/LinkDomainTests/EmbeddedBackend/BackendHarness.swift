@@ -29,6 +29,7 @@ struct BackendHarness {
             emailEnumerationProtection: emailEnumerationProtection, sqlitePath: self.databasePath,
             pivotBaseURL: "https://open.example.com",
             publicDirectory: Fixtures.repositoryRoot.appendingPathComponent("Public").path)
+        configuration.passwordHashRounds = 1 << 10  // a cheaper scrypt: the tests sign up hundreds of accounts
         adjust(&configuration)
         self.configuration = configuration
     }
