@@ -40,6 +40,7 @@ def replicas():
         "authorizedDomains": ["example.com", "localhost"],
         "formSecret": "the same secret on every replica, 32+",
         "shortLinks": {"apiKeys": [KEY]},
+        "limits": {"requestsPerMinute": 100000, "burst": 100000},
         "storage": {"postgresURL": database},
     }) for name in ["a", "b"]]
     yield [server.base for server in servers]

@@ -65,6 +65,11 @@ enum ConfigurationSchema {
             "url": .string,
             "timeoutSeconds": .integer,
         ]),
+        "limits": .object([
+            "requestsPerMinute": .integer,
+            "burst": .integer,
+            "trustedProxies": .stringList,
+        ]),
         "shortLinks": .object([
             "apiKeys": .stringList
         ]),

@@ -27,6 +27,11 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var sqlitePath: String
     /// When set, PostgreSQL holds all of that instead, shared by every replica.
     public var postgresURL: String?
+    /// Per client address: POSTs and link-API calls allowed a minute, and at once.
+    public var requestsPerMinute: Int
+    public var burst: Int
+    /// Proxies whose `X-Forwarded-For` names the real client (exact IP addresses).
+    public var trustedProxies: [String]
     /// scrypt's cost for new password hashes. Not a configuration key: tests lower it so that
     /// hundreds of sign-ups run in seconds; hashes record their own cost, so nothing else changes.
     var passwordHashRounds = PasswordHasher.defaultRounds
@@ -67,7 +72,10 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         backendURL: String? = nil,
         backendTimeoutSeconds: Int = 10,
         shortLinkAPIKeys: [String] = [],
-        postgresURL: String? = nil
+        postgresURL: String? = nil,
+        requestsPerMinute: Int = 120,
+        burst: Int = 30,
+        trustedProxies: [String] = []
     ) {
         self.publicBaseURL = publicBaseURL
         self.host = host
@@ -90,6 +98,9 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         self.backendTimeoutSeconds = backendTimeoutSeconds
         self.shortLinkAPIKeys = shortLinkAPIKeys
         self.postgresURL = postgresURL
+        self.requestsPerMinute = requestsPerMinute
+        self.burst = burst
+        self.trustedProxies = trustedProxies
     }
 
     /// The link domain's host name (no port).

@@ -86,6 +86,17 @@ struct ValidatingReader {
         }
         let postgresURL = validated(["storage", "postgresURL"], ConfigurationValidators.postgresURL,
                                     expected: "a URL such as \"postgres://linkdomain:secret@127.0.0.1:5432/linkdomain\"")
+        var requestsPerMinute = integer(["limits", "requestsPerMinute"]) ?? 120
+        if !(1...1_000_000).contains(requestsPerMinute) {
+            report(["limits", "requestsPerMinute"], problem: "\(requestsPerMinute) is out of range", expected: "1 to 1000000")
+            requestsPerMinute = 120
+        }
+        var burst = integer(["limits", "burst"]) ?? 30
+        if !(1...1_000_000).contains(burst) {
+            report(["limits", "burst"], problem: "\(burst) is out of range", expected: "1 to 1000000")
+            burst = 30
+        }
+        let trustedProxies = stringList(["limits", "trustedProxies"]) ?? []
         let shortLinkAPIKeys = stringList(["shortLinks", "apiKeys"]) ?? []
         for (index, key) in shortLinkAPIKeys.enumerated() where key.utf8.count < 16 {
             report(["shortLinks", "apiKeys"], problem: "key \(index) is \(key.utf8.count) characters long", expected: "keys of at least 16 random characters")
@@ -119,7 +130,7 @@ struct ValidatingReader {
             emailEnumerationProtection: enumerationProtection, codeLifetimeSeconds: codeLifetime, sqlitePath: sqlitePath,
             pivotBaseURL: pivotBaseURL, actionPath: actionPath, publicDirectory: publicDirectory, formSecret: formSecret,
             backendURL: backendURL, backendTimeoutSeconds: backendTimeout, shortLinkAPIKeys: shortLinkAPIKeys,
-            postgresURL: postgresURL
+            postgresURL: postgresURL, requestsPerMinute: requestsPerMinute, burst: burst, trustedProxies: trustedProxies
         )
     }
 

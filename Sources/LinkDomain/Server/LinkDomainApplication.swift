@@ -67,7 +67,7 @@ struct BackendReadiness: ReadinessCheck {
 
 /// Builds the HTTP application: routes, middleware and services.
 public enum LinkDomainApplication {
-    public typealias Context = BasicRequestContext
+    public typealias Context = LinkDomainRequestContext
 
     public static func router(_ services: LinkDomainServices, extraReadinessChecks: [any ReadinessCheck] = [], logger: Logger)
         -> Router<Context>
@@ -76,6 +76,9 @@ public enum LinkDomainApplication {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: PlainErrorPageMiddleware(logger: logger))
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: AbuseLimitsMiddleware(
+            limiter: RateLimiter(perMinute: services.configuration.requestsPerMinute, burst: services.configuration.burst),
+            trustedProxies: Set(services.configuration.trustedProxies)))
         AssociationController(files: services.files).addRoutes(to: router)
         HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).addRoutes(to: router)
         services.embeddedBackend?.addRoutes(to: router, logger: logger)

@@ -30,6 +30,8 @@ struct BackendHarness {
             pivotBaseURL: "https://open.example.com",
             publicDirectory: Fixtures.repositoryRoot.appendingPathComponent("Public").path)
         configuration.passwordHashRounds = 1 << 10  // a cheaper scrypt: the tests sign up hundreds of accounts
+        configuration.requestsPerMinute = 1_000_000  // every test request comes from 127.0.0.1
+        configuration.burst = 1_000_000
         adjust(&configuration)
         self.configuration = configuration
     }
