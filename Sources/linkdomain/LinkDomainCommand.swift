@@ -41,6 +41,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address to bind (overrides server.host).") var host: String?
     @Option(help: "The port to bind (overrides server.port).") var port: Int?
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.") var logLevel: String = "info"
+    @Option(help: "Log format: text (readable) or json (one object a line).") var logFormat: String = "text"
 
     func run() async throws {
         var overrides: [String: ConfigValue] = [:]
@@ -51,7 +52,10 @@ struct Serve: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
+        let json = logFormat == "json"
         LoggingSystem.bootstrap { label in
+            if json { return JSONLogHandler(label: label, level: level) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler

@@ -320,6 +320,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         } catch {
             return failure(error, language: language)
         }
+        metrics.codeSpent(mode: mode.rawValue)
         let donePrefix = "\(prefix)_done"
         let continueURL = link.continueURL.flatMap(policy.allowed)
         return message(.ok, language: language, title: "\(donePrefix)_title", body: ["\(donePrefix)_body"],

@@ -50,8 +50,10 @@ public struct LinkDomainServices: Sendable {
         let renderer = try await PageRenderer(publicDirectory: configuration.publicDirectory)
         let stylesheet = try Array(Data(contentsOf: URL(fileURLWithPath: configuration.publicDirectory + "/static/styles.css")))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
-        var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded, authBackend: authBackend,
-                                          linkStore: store, renderer: renderer, stylesheet: stylesheet, formSecret: secret)
+        let metrics = LinkMetrics()
+        var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded,
+                                          authBackend: InstrumentedAuthBackend(backend: authBackend, metrics: metrics),
+                                          linkStore: store, metrics: metrics, renderer: renderer, stylesheet: stylesheet, formSecret: secret)
         if let service = opened.service { services.backgroundServices.append(service) }
         if let prepare = opened.prepare { services.beforeServing.append(prepare) }
         return services
@@ -74,6 +76,7 @@ public enum LinkDomainApplication {
     {
         let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics))
         router.add(middleware: PlainErrorPageMiddleware(logger: logger))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: AbuseLimitsMiddleware(

@@ -17,6 +17,49 @@ public struct LinkMetrics: Sendable {
     func count(_ event: LinkEvent, platform: Platform) {
         registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", platform.rawValue), ("event", event.rawValue)]).increment()
     }
+
+    /// Latency buckets from a millisecond to ten seconds.
+    static let latencyBuckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+                                             .seconds(2.5), .seconds(5), .seconds(10)]
+
+    /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
+                                             helpText: "HTTP requests by route, method and status."),
+            labels: [("route", route), ("method", method), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                                             helpText: "Time to answer, by route."),
+            labels: [("route", route)], buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,
+    /// `unreachable`, `timeout`, `invalid_response`).
+    func backendCall(_ operation: String, outcome: String, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
+                                             helpText: "Auth backend calls by operation and outcome."),
+            labels: [("operation", operation), ("outcome", outcome)]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
+                                             helpText: "Auth backend call latency by operation."),
+            labels: [("operation", operation)], buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    /// One code spent through the pages, by mode.
+    func codeSpent(mode: String) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", metricName: "codes_spent", unitName: "total",
+                                             helpText: "Action codes spent through the pages, by mode."),
+            labels: [("mode", mode)]
+        ).increment()
+    }
 }
 
 struct MetricsController<Context: RequestContext>: Sendable {
@@ -27,5 +70,19 @@ struct MetricsController<Context: RequestContext>: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }
+    }
+}
+
+/// Counts and times every request by its route pattern.
+struct RequestMetricsMiddleware: RouterMiddleware {
+    typealias Context = LinkDomainRequestContext
+    let metrics: LinkMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        metrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: response.status.code,
+                        duration: start.duration(to: .now))
+        return response
     }
 }

@@ -29,7 +29,8 @@ struct AbuseLimitsTests {
             let limited = try await client.client.execute(uri: "/identitytoolkit.googleapis.com/v1/accounts:createAuthUri?key=k", method: .post,
                                                           headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { $0 }
             #expect(limited.status == .tooManyRequests)
-            #expect(limited.headers[.retryAfter] == "10")
+            // At 6 a minute a token comes back within 10 s (how much sooner depends on the time the first three took).
+            #expect(limited.headers[.retryAfter].flatMap { Int($0) }.map { (1...10).contains($0) } == true)
             #expect(try await client.get("/v1/x/linkStats?durationDays=1").status == .tooManyRequests)
             #expect(try await client.get("/healthz").status == .ok)
             #expect(try await client.page("/__/auth/action?mode=signIn&oobCode=C").status == .ok)

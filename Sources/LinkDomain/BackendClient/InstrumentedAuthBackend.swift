@@ -1,0 +1,39 @@
+/// Wraps an ``AuthBackend`` to time each call and count how it ended, for `/metrics`.
+struct InstrumentedAuthBackend: AuthBackend {
+    let backend: any AuthBackend
+    let metrics: LinkMetrics
+
+    func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        try await measure("checkCode") { () async throws(BackendError) -> CodeInfo in try await backend.checkCode(code, context: context) }
+    }
+
+    func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        try await measure("resetPassword") { () async throws(BackendError) -> CodeInfo in
+            try await backend.resetPassword(code: code, newPassword: newPassword, context: context)
+        }
+    }
+
+    func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        try await measure("applyCode") { () async throws(BackendError) -> CodeInfo in try await backend.applyCode(code, context: context) }
+    }
+
+    func isReachable() async -> Bool { await backend.isReachable() }
+
+    private func measure(_ operation: String, _ call: () async throws(BackendError) -> CodeInfo) async throws(BackendError) -> CodeInfo {
+        let start = ContinuousClock.now
+        do {
+            let result = try await call()
+            metrics.backendCall(operation, outcome: "ok", duration: start.duration(to: .now))
+            return result
+        } catch {
+            let outcome = switch error {
+            case .rejected(let code, _): code
+            case .unreachable: "unreachable"
+            case .timedOut: "timeout"
+            case .invalidResponse: "invalid_response"
+            }
+            metrics.backendCall(operation, outcome: outcome, duration: start.duration(to: .now))
+            throw error
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import LinkDomain
+
+@Suite("Observability: /metrics and JSON logs")
+struct ObservabilityTests {
+    @Test("/metrics counts requests by route and status, backend calls and spent codes, and holds no code, key or address")
+    func metrics() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("metrics@example.com")
+            let link = try await ActionPagesTests.mailedLink(client, "VERIFY_EMAIL", email: "metrics@example.com")
+            let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
+            let page = try await client.page(ActionPagesTests.path(link))
+            #expect(try await client.submit(page).status == .ok)
+            _ = try await client.page("/nope")
+            let metrics = try await client.client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            #expect(metrics.contains(#"linkdomain_http_requests_total{route="/__/auth/action",method="GET",status="200"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"linkdomain_http_requests_total{route="/__/auth/action",method="POST",status="200"} 1"#))
+            #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="404"} 1"#))
+            #expect(metrics.contains(#"linkdomain_http_request_duration_seconds_count{route="/__/auth/action"} 2"#))
+            #expect(metrics.contains(#"linkdomain_backend_calls_total{operation="checkCode",outcome="ok"} 1"#))
+            #expect(metrics.contains(#"linkdomain_backend_calls_total{operation="applyCode",outcome="ok"} 1"#))
+            #expect(metrics.contains(#"linkdomain_codes_spent_total{mode="verifyEmail"} 1"#))
+            for secret in [code, "metrics@example.com", "demo-api-key", "correct horse"] {
+                #expect(!metrics.contains(secret))
+            }
+        }
+    }
+
+    @Test("JSON logs: one parseable object a line with level, label, message and metadata")
+    func jsonLogs() throws {
+        let lines = Mutex<[String]>([])
+        var logger = Logger(label: "linkdomain") { label in
+            JSONLogHandler(label: label, level: .info) { line in lines.withLock { $0.append(line) } }
+        }
+        logger[metadataKey: "replica"] = "a"
+        logger.info("request", metadata: ["path": "/__/auth/action", "status": "200"])
+        logger.debug("not shown")
+        let written = lines.withLock { $0 }
+        #expect(written.count == 1)
+        #expect(written[0].hasSuffix("}\n"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: String])
+        #expect(object["level"] == "info" && object["label"] == "linkdomain" && object["message"] == "request")
+        #expect(object["path"] == "/__/auth/action" && object["status"] == "200" && object["replica"] == "a")
+        #expect(object["time"]?.hasSuffix("Z") == true)
+    }
+}
