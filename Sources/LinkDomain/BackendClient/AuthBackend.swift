@@ -5,8 +5,9 @@ public protocol AuthBackend: Sendable {
     func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
     /// Spends a PASSWORD_RESET code, setting the new password.
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
-    /// Spends a verify-email, recover-email, change-email or revert-second-factor code.
-    func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
+    /// Spends a verify-email, recover-email, change-email or revert-second-factor code, but only if
+    /// it is of `requestType` (a code of another kind is refused unspent, as `INVALID_OOB_CODE`).
+    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
     /// Whether the backend answers at all, for `/readyz`.
     func isReachable() async -> Bool
 }

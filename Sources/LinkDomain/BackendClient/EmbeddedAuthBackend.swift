@@ -10,9 +10,10 @@ struct EmbeddedAuthBackend: AuthBackend {
         try await call(["oobCode": .string(code), "newPassword": .string(newPassword)], context) { try await $0.resetPassword($1, $2) }
     }
 
-    func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        // accounts:update answers with the account; what the code was for comes from checking it first.
+    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        // accounts:update answers with the account; what the code is for comes from checking it first.
         let info = try await checkCode(code, context: context)
+        guard info.requestType == requestType else { throw .rejected(code: "INVALID_OOB_CODE", detail: "the code is for another action") }
         let applied = try await call(["oobCode": .string(code)], context) { try await $0.update($1, $2) }
         return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
     }

@@ -65,8 +65,9 @@ public struct IdentityToolkitClient: AuthBackend {
         CodeInfo(try await post("accounts:resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], context: context))
     }
 
-    public func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+    public func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         let info = try await checkCode(code, context: context)
+        guard info.requestType == requestType else { throw .rejected(code: "INVALID_OOB_CODE", detail: "the code is for another action") }
         let applied = CodeInfo(try await post("accounts:update", ["oobCode": .string(code)], context: context))
         return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
     }

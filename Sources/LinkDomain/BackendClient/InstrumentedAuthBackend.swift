@@ -13,8 +13,10 @@ struct InstrumentedAuthBackend: AuthBackend {
         }
     }
 
-    func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        try await measure("applyCode") { () async throws(BackendError) -> CodeInfo in try await backend.applyCode(code, context: context) }
+    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+        try await measure("applyCode") { () async throws(BackendError) -> CodeInfo in
+            try await backend.applyCode(code, expecting: requestType, context: context)
+        }
     }
 
     func isReachable() async -> Bool { await backend.isReachable() }

@@ -310,10 +310,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
                 }
                 _ = try await backend.resetPassword(code: code, newPassword: password, context: context)
             } else {
-                let info = try await backend.applyCode(code, context: context)
-                guard info.requestType == Self.requestType(for: mode) else {
-                    return message(.badRequest, language: language, title: "error_invalid_title", body: ["error_invalid_body"])
-                }
+                _ = try await backend.applyCode(code, expecting: Self.requestType(for: mode), context: context)
             }
         } catch .rejected(code: "WEAK_PASSWORD", _) where mode == .resetPassword {
             return await modePage(link, language: language, error: renderer.table(language)["weak_password"], status: .badRequest)

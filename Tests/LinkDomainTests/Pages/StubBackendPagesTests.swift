@@ -21,11 +21,12 @@ final class StubBackend: AuthBackend {
     }
 
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        try await applyCode(code, context: context)
+        try await applyCode(code, expecting: "PASSWORD_RESET", context: context)
     }
 
-    func applyCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         let info = try await checkCode(code, context: context)
+        guard info.requestType == requestType else { throw .rejected(code: "INVALID_OOB_CODE", detail: nil) }
         spent.withLock { $0.append(code) }
         return info
     }
@@ -68,5 +69,27 @@ struct StubBackendPagesTests {
             #expect(page.title == "This link has already been used or is not valid")
             #expect(stub.spent.withLock { $0.isEmpty })
         }
+    }
+}
+
+@Suite("Backends refuse a code of another kind without spending it")
+struct ExpectedKindTests {
+    @Test("the embedded backend: a reset code applied as a verification is refused and stays usable")
+    func embedded() async throws {
+        let harness = BackendHarness()
+        let services = try await LinkDomainServices.make(configuration: harness.configuration, clock: harness.clock, logger: Logger(label: "test"))
+        let service = try #require(services.embeddedBackend?.service)
+        _ = try await service.signUp(RequestBody(["email": .string("kind@example.com"), "password": .string("123456")]), CallContext())
+        let sent = try await service.sendOobCode(
+            RequestBody(["requestType": .string("PASSWORD_RESET"), "email": .string("kind@example.com"), "returnOobLink": .boolean(true)]),
+            CallContext(isAdmin: true))
+        guard case .object(let fields) = sent, case .string(let code)? = fields["oobCode"] else {
+            Issue.record("no code in \(sent)")
+            return
+        }
+        await #expect(throws: BackendError.rejected(code: "INVALID_OOB_CODE", detail: "the code is for another action")) {
+            try await services.authBackend.applyCode(code, expecting: "VERIFY_EMAIL", context: BackendCallContext())
+        }
+        #expect(try await services.authBackend.checkCode(code, context: BackendCallContext()).requestType == "PASSWORD_RESET")
     }
 }
