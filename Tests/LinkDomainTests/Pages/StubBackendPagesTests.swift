@@ -32,6 +32,14 @@ final class StubBackend: AuthBackend {
     }
 
     func isReachable() async -> Bool { true }
+
+    /// The test fixture's services, with pages answered by this backend and no embedded one.
+    func services() async throws -> LinkDomainServices {
+        let made = try await Fixtures.services()
+        return LinkDomainServices(
+            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: self, linkStore: made.linkStore,
+            renderer: made.renderer, stylesheet: made.stylesheet, formSecret: made.formSecret)
+    }
 }
 
 @Suite("Pages for codes the embedded backend does not issue")
@@ -39,11 +47,7 @@ struct StubBackendPagesTests {
     @Test("revertSecondFactorAddition: the page says what will happen, the button spends the code once")
     func revertSecondFactor() async throws {
         let stub = StubBackend(codes: ["revert-1": CodeInfo(requestType: "REVERT_SECOND_FACTOR_ADDITION", email: "ada@example.com")])
-        let made = try await Fixtures.services()
-        let services = LinkDomainServices(
-            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, linkStore: made.linkStore, renderer: made.renderer,
-            stylesheet: made.stylesheet, formSecret: made.formSecret)
-        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.live) { client in
+        try await LinkDomainApplication.build(try await stub.services(), logger: Logger(label: "test")).test(.live) { client in
             let pages = BackendClient(client: client)
             let page = try await pages.page("/__/auth/action?mode=revertSecondFactorAddition&oobCode=revert-1&apiKey=k&lang=en")
             #expect(page.title == "Remove the new second sign-in step")
@@ -59,11 +63,7 @@ struct StubBackendPagesTests {
     @Test("a code of another kind than the link's mode is refused, not applied")
     func modeMismatch() async throws {
         let stub = StubBackend(codes: ["reset-1": CodeInfo(requestType: "PASSWORD_RESET", email: "ada@example.com")])
-        let made = try await Fixtures.services()
-        let services = LinkDomainServices(
-            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: stub, linkStore: made.linkStore, renderer: made.renderer,
-            stylesheet: made.stylesheet, formSecret: made.formSecret)
-        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.live) { client in
+        try await LinkDomainApplication.build(try await stub.services(), logger: Logger(label: "test")).test(.live) { client in
             let page = try await BackendClient(client: client).page("/__/auth/action?mode=verifyEmail&oobCode=reset-1&apiKey=k")
             #expect(page.status == .badRequest)
             #expect(page.title == "This link has already been used or is not valid")
