@@ -43,7 +43,8 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     private func legacyLink(_ request: Request) async throws -> Response {
         let query = Substring(request.uri.query ?? "")
-        guard QueryString(query)["link"] != nil || QueryString(query)["deep_link_id"] != nil else { throw HTTPError(.notFound) }
+        let parameters = QueryString(query)
+        guard parameters["link"] != nil || parameters["deep_link_id"] != nil else { throw HTTPError(.notFound) }
         return await page(for: request)
     }
 
