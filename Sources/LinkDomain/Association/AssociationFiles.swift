@@ -1,3 +1,4 @@
+import NIOCore
 import Foundation
 
 /// A JSON document generated once at start and served from memory, with its validator.
@@ -5,9 +6,12 @@ public struct StaticJSONDocument: Sendable, Equatable {
     public let bytes: [UInt8]
     /// A strong entity tag derived from the bytes, quoted as HTTP wants it.
     public let etag: String
+    /// The bytes as served, made once.
+    let body: ByteBuffer
 
     public init(bytes: [UInt8]) {
         self.bytes = bytes
+        self.body = ByteBuffer(bytes: bytes)
         self.etag = "\"\(Self.fnv1a64Hex(bytes))\""
     }
 

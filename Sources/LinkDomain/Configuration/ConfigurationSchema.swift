@@ -47,6 +47,11 @@ enum ConfigurationSchema {
         "server": .object([
             "host": .string,
             "port": .integer,
+            "idleTimeoutSeconds": .integer,
+            "tls": .object([
+                "certificatePath": .string,
+                "privateKeyPath": .string,
+            ]),
         ]),
         "apple": .object([
             "apps": .objectList(appleApp),

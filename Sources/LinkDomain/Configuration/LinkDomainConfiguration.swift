@@ -5,6 +5,10 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     /// The address the HTTP server binds to.
     public var host: String
     public var port: Int
+    /// When set, the server speaks HTTPS itself (HTTP/2 and HTTP/1.1) with this certificate.
+    public var tls: TLSFiles?
+    /// How long a connection may sit idle, or take to send a request's head or its next body part.
+    public var idleTimeoutSeconds: Int
     /// Apple apps, in the order they are listed in the association file.
     public var appleApps: [AppleApp]
     /// A hand-written `apple-app-site-association` file to serve verbatim instead of the generated one.
@@ -75,7 +79,9 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         postgresURL: String? = nil,
         requestsPerMinute: Int = 120,
         burst: Int = 30,
-        trustedProxies: [String] = []
+        trustedProxies: [String] = [],
+        tls: TLSFiles? = nil,
+        idleTimeoutSeconds: Int = 30
     ) {
         self.publicBaseURL = publicBaseURL
         self.host = host
@@ -101,6 +107,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         self.requestsPerMinute = requestsPerMinute
         self.burst = burst
         self.trustedProxies = trustedProxies
+        self.tls = tls
+        self.idleTimeoutSeconds = idleTimeoutSeconds
     }
 
     /// The link domain's host name (no port).
@@ -108,6 +116,18 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         let authority = publicBaseURL.split(separator: "/").dropFirst().first.map(String.init) ?? ""
         if authority.hasPrefix("[") { return String(authority.prefix { $0 != "]" }) + "]" }
         return authority.split(separator: ":").first.map(String.init) ?? authority
+    }
+}
+
+/// A PEM certificate chain (the server's certificate first) and its private key. The server reads
+/// both again on SIGHUP.
+public struct TLSFiles: Sendable, Equatable {
+    public var certificatePath: String
+    public var privateKeyPath: String
+
+    public init(certificatePath: String, privateKeyPath: String) {
+        self.certificatePath = certificatePath
+        self.privateKeyPath = privateKeyPath
     }
 }
 

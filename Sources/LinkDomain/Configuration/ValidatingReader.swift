@@ -58,7 +58,13 @@ struct ValidatingReader {
             report(["server", "port"], problem: "\(port) is out of range", expected: "a TCP port from 0 to 65535")
             port = 8080
         }
-        let defaultBaseURL = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        var idleTimeout = integer(["server", "idleTimeoutSeconds"]) ?? 30
+        if !(1...3600).contains(idleTimeout) {
+            report(["server", "idleTimeoutSeconds"], problem: "\(idleTimeout) is out of range", expected: "1 to 3600 seconds")
+            idleTimeout = 30
+        }
+        let tls = readTLSFiles(baseDirectory: baseDirectory)
+        let defaultBaseURL = "\(tls == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         let publicBaseURL =
             validated(["publicBaseURL"], ConfigurationValidators.publicBaseURL,
                       expected: "an https:// origin such as \"https://links.example.com\" (http:// only for localhost), with no path")
@@ -130,7 +136,8 @@ struct ValidatingReader {
             emailEnumerationProtection: enumerationProtection, codeLifetimeSeconds: codeLifetime, sqlitePath: sqlitePath,
             pivotBaseURL: pivotBaseURL, actionPath: actionPath, publicDirectory: publicDirectory, formSecret: formSecret,
             backendURL: backendURL, backendTimeoutSeconds: backendTimeout, shortLinkAPIKeys: shortLinkAPIKeys,
-            postgresURL: postgresURL, requestsPerMinute: requestsPerMinute, burst: burst, trustedProxies: trustedProxies
+            postgresURL: postgresURL, requestsPerMinute: requestsPerMinute, burst: burst, trustedProxies: trustedProxies,
+            tls: tls, idleTimeoutSeconds: idleTimeout
         )
     }
 
@@ -138,6 +145,39 @@ struct ValidatingReader {
     private func resolve(_ path: String, against baseDirectory: String?) -> String {
         guard !path.hasPrefix("/"), let baseDirectory else { return path }
         return URL(fileURLWithPath: baseDirectory).appendingPathComponent(path).standardizedFileURL.path
+    }
+
+    /// Both TLS files or neither; each must hold what its key says, so a bad file stops the start, not the first handshake.
+    private mutating func readTLSFiles(baseDirectory: String?) -> TLSFiles? {
+        let certificatePath = string(["server", "tls", "certificatePath"]).map { resolve($0, against: baseDirectory) }
+        let keyPath = string(["server", "tls", "privateKeyPath"]).map { resolve($0, against: baseDirectory) }
+        switch (certificatePath, keyPath) {
+        case (nil, nil):
+            return nil
+        case (nil, _?):
+            report(["server", "tls", "certificatePath"], problem: "is missing", expected: "a PEM certificate chain file, with server.tls.privateKeyPath")
+            return nil
+        case (_?, nil):
+            report(["server", "tls", "privateKeyPath"], problem: "is missing", expected: "a PEM private key file, with server.tls.certificatePath")
+            return nil
+        case (let certificatePath?, let keyPath?):
+            let files = TLSFiles(certificatePath: certificatePath, privateKeyPath: keyPath)
+            do {
+                _ = try CertificateStore.Material(files: files)
+            } catch let problem as CertificateStore.LoadError {
+                switch problem {
+                case .certificate(let reason):
+                    report(["server", "tls", "certificatePath"], problem: reason, expected: "a readable PEM file, the server's certificate first")
+                case .privateKey(let reason):
+                    report(["server", "tls", "privateKeyPath"], problem: reason, expected: "a readable PEM private key that matches the certificate")
+                }
+                return nil
+            } catch {
+                report(["server", "tls", "certificatePath"], problem: "\(error)", expected: "a readable PEM file")
+                return nil
+            }
+            return files
+        }
     }
 
     private mutating func readAppleApp(index: Int) -> AppleApp? {

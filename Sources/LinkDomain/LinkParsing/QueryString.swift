@@ -6,20 +6,32 @@ struct QueryString: Sendable, Equatable {
     private(set) var items: [(name: String, value: String)] = []
 
     init(_ query: Substring) {
-        for piece in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let equals = piece.firstIndex(of: "=") {
-                items.append((Self.percentDecode(piece[..<equals]), Self.percentDecode(piece[piece.index(after: equals)...])))
-            } else {
-                items.append((Self.percentDecode(piece), ""))
+        // Byte offsets into contiguous UTF-8: this runs on every link click, and String.Index
+        // arithmetic costs several times more.
+        var query = query
+        query.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                if end > start {
+                    let piece = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
+                        items.append((Self.percentDecode(UnsafeBufferPointer(rebasing: piece[..<equals])),
+                                      Self.percentDecode(UnsafeBufferPointer(rebasing: piece[(equals + 1)...]))))
+                    } else {
+                        items.append((Self.percentDecode(piece), ""))
+                    }
+                }
+                start = end + 1
             }
         }
     }
 
     /// The query of a URL or of a path-and-query: what follows the first `?`, up to any `#`.
     static func of(_ url: Substring) -> Substring {
-        guard let mark = url.firstIndex(of: "?") else { return "" }
-        let query = url[url.index(after: mark)...]
-        return query.firstIndex(of: "#").map { query[..<$0] } ?? query
+        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
+        let query = url.utf8[url.utf8.index(after: mark)...]
+        return Substring(query.firstIndex(of: UInt8(ascii: "#")).map { query[..<$0] } ?? query)
     }
 
     /// The first value of `name`.
@@ -32,28 +44,31 @@ struct QueryString: Sendable, Equatable {
     }
 
     static func percentDecode(_ text: Substring) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        var pending: [UInt8] = []
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
+        var text = text
+        return text.withUTF8 { percentDecode($0) }
+    }
+
+    static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                decoded.append(bytes[index])
+                index += 1
                 continue
             }
-            pending = [byte]
-            guard let high = iterator.next() else { bytes += pending; break }
-            pending.append(high)
-            guard let low = iterator.next() else { bytes += pending; break }
-            pending.append(low)
-            if let high = hexValue(high), let low = hexValue(low) {
-                bytes.append(high << 4 | low)
+            // An invalid or cut-off escape is kept as written, and its bytes are not looked at again.
+            let escape = UnsafeBufferPointer(rebasing: bytes[index..<min(index + 3, bytes.count)])
+            if escape.count == 3, let high = hexValue(escape[1]), let low = hexValue(escape[2]) {
+                decoded.append(high << 4 | low)
             } else {
-                bytes += pending
+                decoded.append(contentsOf: escape)
             }
+            index += escape.count
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: decoded, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

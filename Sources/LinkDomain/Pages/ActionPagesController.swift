@@ -16,21 +16,23 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let metrics: LinkMetrics
     let renderer: PageRenderer
     let formToken: FormToken
-    let policy: RedirectPolicy
-    let stylesheet: [UInt8]
+    let decider: LinkDecider
+    let stylesheet: ImmediateResponse
     let logger: Logger
 
+    var policy: RedirectPolicy { decider.policy }
+
+    /// The email-link paths: Firebase's two, the emulator's, and a custom action path.
+    static func linkPaths(_ configuration: LinkDomainConfiguration) -> [String] {
+        ["/__/auth/links", "/__/auth/action", "/emulator/action"] + (configuration.actionPath.map { [$0] } ?? [])
+    }
+
     func addRoutes(to router: Router<Context>) {
-        var linkPaths: [RouterPath] = ["/__/auth/links", "/__/auth/action", "/emulator/action"]
-        if let actionPath = configuration.actionPath { linkPaths.append(RouterPath(actionPath)) }
-        for path in linkPaths {
-            router.get(path) { request, _ in await page(for: request) }
+        for path in Self.linkPaths(configuration) {
+            router.get(RouterPath(path)) { request, _ in await page(for: request) }
         }
         router.post("/__/auth/action") { request, _ in await submit(request) }
-        router.get("/__/static/styles.css") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: stylesheet)))
-        }
+        router.get("/__/static/styles.css") { _, _ in stylesheet.response }
         // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),
         // short links at `/<suffix>`.
         router.get("/") { request, _ in try await legacyLink(request) }
@@ -70,25 +72,26 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     /// Answers a link: `linkQuery` is the link's own query (a short link's stored long link, or the
     /// request's), while the request's own path and query build the links back to this page.
     private func respond(_ request: Request, linkPath: Substring, linkQuery: Substring, suffix: String?) async -> Response {
-        let ownQuery = QueryString(Substring(request.uri.query ?? ""))
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
-        let language = PageRenderer.language(for: QueryString(linkQuery)["lang"] ?? acceptLanguage(request))
-        if ownQuery["d"] == "1" { return debugPage(linkQuery: linkQuery, language: language) }
-        if let suffix { await record(.click, suffix: suffix, visitor: visitor, request: request) }
+        let outcome = decider.outcome(linkPath: linkPath, linkQuery: linkQuery, ownQuery: QueryString(Substring(request.uri.query ?? "")),
+                                      visitor: visitor, ownPathAndQuery: ownPathAndQuery(request))
+        if let suffix, outcome != .debugPage { await record(.click, suffix: suffix, visitor: visitor, request: request) }
+        // The page language when the link is not an email action (an action link names its own).
+        let language = { PageRenderer.language(for: QueryString(linkQuery)["lang"] ?? acceptLanguage(request)) }
         let link: ActionLink
-        switch LinkParser.parse(path: linkPath, query: linkQuery) {
-        case .success(let parsed):
+        let decision: RoutingDecision
+        switch outcome {
+        case .debugPage:
+            return debugPage(linkQuery: linkQuery, language: language())
+        case .notALink:
+            return message(.badRequest, language: language(), title: "error_not_link_title", body: ["error_not_link_body"])
+        case .dynamic(let dynamic, let decision):
+            return await dynamicLink(dynamic, decision: decision, request: request, visitor: visitor, language: language(), suffix: suffix)
+        case .action(let parsed, let decided):
             link = parsed
-        case .failure(.notAnActionLink):
-            // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
-            guard !linkPath.hasPrefix("/__/"), let dynamic = LinkParser.parseDynamicLink(query: linkQuery) else { fallthrough }
-            return await dynamicLink(dynamic, request: request, visitor: visitor, language: language, suffix: suffix)
-        case .failure:
-            return message(.badRequest, language: language, title: "error_not_link_title", body: ["error_not_link_body"])
+            decision = decided
         }
         let pageLanguage = PageRenderer.language(for: link.languageCode ?? acceptLanguage(request))
-        let decision = LinkRouter.decide(link, visitor: visitor, appleApps: configuration.appleApps,
-                                         androidApps: configuration.androidApps, policy: policy, preferWeb: ownQuery["web"] == "1")
         switch decision {
         case .botPage:
             if !link.hints.isEmpty, link.hints.socialTitle != nil { return socialPage(link.hints, fallbackTitle: nil, language: pageLanguage) }
@@ -98,7 +101,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             return landing(target, link: link, request: request, visitor: visitor, language: pageLanguage)
         case .continueToApp(let url):
             if let suffix { await record(.redirectToFallback, suffix: suffix, visitor: visitor, request: request) }
-            return Response(status: .seeOther, headers: [.location: url, .cacheControl: "no-store"])
+            return LinkDecider.redirect(.seeOther, to: url).response
         case .signInInstructions:
             if link.continueURL != nil {
                 return message(.badRequest, language: pageLanguage, title: "error_redirect_title", body: ["error_redirect_body"])
@@ -113,10 +116,9 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     // MARK: Dynamic Links that are not email actions
 
-    private func dynamicLink(_ link: DynamicLink, request: Request, visitor: Visitor, language: String, suffix: String?) async -> Response {
+    private func dynamicLink(_ link: DynamicLink, decision: DynamicLinkDecision, request: Request, visitor: Visitor, language: String,
+                             suffix: String?) async -> Response {
         let pathAndQuery = ownPathAndQuery(request)
-        let decision = LinkRouter.decide(link, visitor: visitor, appleApps: configuration.appleApps, androidApps: configuration.androidApps,
-                                         policy: policy, intentHost: configuration.publicHost, pathAndQuery: pathAndQuery)
         switch decision {
         case .socialPreview:
             return socialPage(link.hints, fallbackTitle: WebAddress(link.deepLink)?.host, language: language)
@@ -143,7 +145,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             return htmlResponse(.ok, renderer.render("preview", language: language, values: values))
         case .redirect(let url, let event):
             if let suffix { await record(event, suffix: suffix, visitor: visitor, request: request) }
-            return Response(status: .found, headers: [.location: url, .cacheControl: "no-store"])
+            return LinkDecider.redirect(.found, to: url).response
         case .refused:
             return message(.badRequest, language: language, title: "error_redirect_title", body: ["error_redirect_body"])
         }
@@ -207,7 +209,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     /// This request's path (one leading slash: "//host/..." would leave this site) and query.
     private func ownPathAndQuery(_ request: Request) -> String {
-        "/" + request.uri.path.drop { $0 == "/" } + (request.uri.query.map { "?\($0)" } ?? "")
+        LinkDecider.ownPathAndQuery(path: Substring(request.uri.path), query: request.uri.query.map { Substring($0) })
     }
 
     private func modePage(_ link: ActionLink, language: String, error: String? = nil, status: HTTPResponse.Status = .ok) async -> Response {

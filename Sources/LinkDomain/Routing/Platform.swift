@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who is visiting, as far as the request tells.
 public enum Platform: String, Sendable, Equatable, CaseIterable {
     case iOS
@@ -36,13 +38,16 @@ public enum PlatformClassifier {
         "linkedinbot", "discordbot", "telegrambot", "skypeuripreview", "outlook-ios-linkpreview", "microsoft office",
         "ms office", "google-read-aloud", "yahoo! slurp", "bingpreview",
     ]
+    private static let botMarkerBytes = botMarkers.map { Array($0.utf8) }
 
     public static func classify(userAgent: String?, platformHint: String? = nil) -> Visitor {
-        let agent = (userAgent ?? "").lowercased()
+        // Every link click runs this: it works on the ASCII-lower-cased bytes of the header,
+        // which is all the markers need.
+        let agent = LowercasedBytes(userAgent ?? "")
         let inAppMail = agent.contains("gmail") || agent.contains("outlook-ios/") || agent.contains("outlook-android/")
-        if agent.isEmpty && platformHint == nil { return Visitor(platform: .bot) }
+        if agent.bytes.isEmpty && platformHint == nil { return Visitor(platform: .bot) }
         // A preview fetcher named Outlook-iOS-LinkPreview is a bot even though it says iOS.
-        if botMarkers.contains(where: agent.contains) { return Visitor(platform: .bot) }
+        if botMarkerBytes.contains(where: agent.contains) { return Visitor(platform: .bot) }
 
         let hint = platformHint.map { $0.trimmingCharacters(in: .init(charactersIn: "\" ")).lowercased() }
         if hint == "android" || agent.contains("android") { return Visitor(platform: .android, inAppMailBrowser: inAppMail) }
@@ -56,5 +61,35 @@ public enum PlatformClassifier {
             return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail)
         }
         return Visitor(platform: .desktop, inAppMailBrowser: inAppMail)
+    }
+}
+
+/// A header's bytes with ASCII letters lower-cased, searched for lower-case ASCII markers.
+private struct LowercasedBytes {
+    let bytes: [UInt8]
+
+    init(_ text: String) {
+        bytes = text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+    }
+
+    func contains(_ marker: StaticString) -> Bool {
+        marker.withUTF8Buffer { contains($0) }
+    }
+
+    func contains(_ marker: [UInt8]) -> Bool {
+        marker.withUnsafeBufferPointer { contains($0) }
+    }
+
+    func contains(_ marker: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = marker.first, marker.count <= bytes.count else { return marker.isEmpty }
+        return bytes.withUnsafeBufferPointer { haystack in
+            var start = 0
+            let last = haystack.count - marker.count
+            while start <= last {
+                if haystack[start] == first, memcmp(haystack.baseAddress! + start, marker.baseAddress!, marker.count) == 0 { return true }
+                start += 1
+            }
+            return false
+        }
     }
 }

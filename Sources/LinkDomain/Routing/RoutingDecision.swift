@@ -82,7 +82,7 @@ public enum LinkRouter {
         if let tenantID = link.tenantID { pairs.append(("tenantId", tenantID)) }
         let added = pairs.compactMap { name, value in value.map { "\(name)=\(ActionLinkEncoder.percentEncode($0))" } }.joined(separator: "&")
         let (base, fragment) = split(continueURL, at: "#")
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
+        let separator = base.utf8.contains(UInt8(ascii: "?")) ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
         return base + separator + added + (fragment.map { "#\($0)" } ?? "")
     }
 

@@ -58,8 +58,7 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
         if request.uri.description.utf8.count > Self.maximumURLLength {
             return PlainText.response(.uriTooLong, "414 URI Too Long: links are never this long.\n")
         }
-        let headerBytes = request.headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
-        if headerBytes > Self.maximumHeaderBytes {
+        if Self.headerBytes(request.headers) > Self.maximumHeaderBytes {
             return PlainText.response(.requestHeaderFieldsTooLarge, "431 Request Header Fields Too Large\n")
         }
         if request.method == .post || request.uri.path.hasPrefix("/v1/") {
@@ -69,6 +68,11 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
             }
         }
         return try await next(request, context)
+    }
+
+    /// The size of the header section as sent: each line's name, ": ", value and CRLF.
+    static func headerBytes(_ headers: HTTPFields) -> Int {
+        headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
     }
 
     /// The peer's address; behind a trusted proxy, the nearest address in `X-Forwarded-For` that is

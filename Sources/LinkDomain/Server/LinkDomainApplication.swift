@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -20,8 +22,11 @@ public struct LinkDomainServices: Sendable {
     /// Counters served at `/metrics`.
     public var metrics = LinkMetrics()
     public var beforeServing: [@Sendable () async throws -> Void] = []
+    /// The TLS certificate, when the server terminates TLS itself.
+    public let certificates: CertificateStore?
     let renderer: PageRenderer
-    let stylesheet: [UInt8]
+    /// What the event loop answers without the router: association files, the stylesheet, redirects.
+    let immediate: ImmediateResponder
     let formSecret: [UInt8]
 
     /// Opens the backend the configuration names and loads the page templates (and builds the
@@ -51,10 +56,14 @@ public struct LinkDomainServices: Sendable {
         let stylesheet = try Array(Data(contentsOf: URL(fileURLWithPath: configuration.publicDirectory + "/static/styles.css")))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let metrics = LinkMetrics()
+        let certificates = try configuration.tls.map(CertificateStore.init)
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded,
                                           authBackend: InstrumentedAuthBackend(backend: authBackend, metrics: metrics),
-                                          linkStore: store, metrics: metrics, renderer: renderer, stylesheet: stylesheet, formSecret: secret)
+                                          linkStore: store, metrics: metrics, certificates: certificates, renderer: renderer,
+                                          immediate: ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet),
+                                          formSecret: secret)
         if let service = opened.service { services.backgroundServices.append(service) }
+        if let certificates { services.backgroundServices.append(CertificateReloader(store: certificates, logger: logger)) }
         if let prepare = opened.prepare { services.beforeServing.append(prepare) }
         return services
     }
@@ -71,6 +80,11 @@ struct BackendReadiness: ReadinessCheck {
 public enum LinkDomainApplication {
     public typealias Context = LinkDomainRequestContext
 
+    /// The response headers every answer carries.
+    static func securityHeaders(_ services: LinkDomainServices) -> SecurityHeaders {
+        SecurityHeaders(terminatesTLS: services.certificates != nil, trustedProxies: Set(services.configuration.trustedProxies))
+    }
+
     public static func router(_ services: LinkDomainServices, extraReadinessChecks: [any ReadinessCheck] = [], logger: Logger)
         -> Router<Context>
     {
@@ -78,7 +92,7 @@ public enum LinkDomainApplication {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics))
         router.add(middleware: PlainErrorPageMiddleware(logger: logger))
-        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(services)))
         router.add(middleware: AbuseLimitsMiddleware(
             limiter: RateLimiter(perMinute: services.configuration.requestsPerMinute, burst: services.configuration.burst),
             trustedProxies: Set(services.configuration.trustedProxies)))
@@ -89,9 +103,8 @@ public enum LinkDomainApplication {
         MetricsController<Context>(metrics: services.metrics).addRoutes(to: router)
         ActionPagesController<Context>(
             configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, metrics: services.metrics,
-            renderer: services.renderer,
-            formToken: FormToken(secret: services.formSecret), policy: RedirectPolicy(authorizedDomains: services.configuration.authorizedDomains),
-            stylesheet: services.stylesheet, logger: logger
+            renderer: services.renderer, formToken: FormToken(secret: services.formSecret), decider: services.immediate.decider,
+            stylesheet: services.immediate.stylesheet, logger: logger
         ).addRoutes(to: router)
         return router
     }
@@ -104,6 +117,7 @@ public enum LinkDomainApplication {
         let configuration = services.configuration
         var application = Application(
             router: router(services, logger: logger),
+            server: server(services, logger: logger),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             services: services.backgroundServices,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
@@ -113,11 +127,32 @@ public enum LinkDomainApplication {
         return application
     }
 
+    /// HTTP/1.1, or with TLS configured, HTTPS with HTTP/2 by ALPN and HTTP/1.1 as the fallback.
+    /// Every connection gets the idle timeout and the event-loop answers of ``ImmediateResponder``.
+    static func server(_ services: LinkDomainServices, logger: Logger) -> HTTPServerBuilder {
+        let timeout = services.configuration.idleTimeoutSeconds
+        let headers = securityHeaders(services)
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [
+                ConnectionTimeoutHandler(timeout: .seconds(Int64(timeout))),
+                ImmediateResponseHandler(responder: services.immediate, metrics: services.metrics, logger: logger, securityHeaders: headers),
+            ]
+        )
+        guard let certificates = services.certificates else { return .http1(configuration: http1) }
+        return HTTPServerBuilder { responder in
+            HandshakeTimeoutChannel(
+                wrapped: try HTTP2UpgradeChannel(tlsConfiguration: certificates.serverConfiguration(),
+                                                 configuration: .init(idleTimeout: .seconds(timeout), streamConfiguration: http1),
+                                                 responder: responder),
+                timeout: .seconds(Int64(timeout)))
+        }
+    }
+
     /// What `serve` prints at start: where it listens and what it serves.
     public static func summary(configuration: LinkDomainConfiguration, listeningPort: Int) -> String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         var lines = [
-            "LinkDomain listening on http://\(host):\(listeningPort)",
+            "LinkDomain listening on " + (configuration.tls == nil ? "http://\(host):\(listeningPort)" : "https://\(host):\(listeningPort) (HTTP/2 and HTTP/1.1)"),
             "  public base URL:   \(configuration.publicBaseURL)",
             "  storage:           " + (configuration.postgresURL.map { _ in "PostgreSQL" } ?? "SQLite, \(configuration.sqlitePath)"),
             "  backend:           \(configuration.backend.rawValue)"

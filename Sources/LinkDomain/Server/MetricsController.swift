@@ -1,10 +1,14 @@
 import Hummingbird
 import Prometheus
+import Synchronization
 
 /// Counters in Prometheus's text format at `/metrics`. The registry belongs to the application, not
 /// to the process, so several applications (tests, replicas in one process) never share counts.
 public struct LinkMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
+    /// Each request's counter and histogram, kept once made: the registry's own lookup builds and
+    /// validates the metric's name under its lock, which showed in the request profile.
+    private let requestMetrics = RequestMetricCache()
 
     public init() {}
 
@@ -24,17 +28,19 @@ public struct LinkMetrics: Sendable {
                                              .seconds(2.5), .seconds(5), .seconds(10)]
 
     /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
-    func request(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
-                                             helpText: "HTTP requests by route, method and status."),
-            labels: [("route", route), ("method", method), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                                             helpText: "Time to answer, by route."),
-            labels: [("route", route)], buckets: Self.latencyBuckets
-        ).record(duration)
+    func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
+        let metrics = requestMetrics.metrics(for: RequestMetricKey(route: route, method: method, status: status)) { key in
+            (registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
+                                                 helpText: "HTTP requests by route, method and status."),
+                labels: [("route", key.route), ("method", key.method.rawValue), ("status", String(key.status))]),
+             registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                                                 helpText: "Time to answer, by route."),
+                labels: [("route", key.route)], buckets: Self.latencyBuckets))
+        }
+        metrics.requests.increment()
+        metrics.duration.record(duration)
     }
 
     /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,
@@ -81,8 +87,27 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        metrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: response.status.code,
+        metrics.request(route: context.endpointPath ?? "unmatched", method: request.method, status: response.status.code,
                         duration: start.duration(to: .now))
         return response
+    }
+}
+
+struct RequestMetricKey: Hashable, Sendable {
+    let route: String
+    let method: HTTPRequest.Method
+    let status: Int
+}
+
+/// The metric objects of each route, method and status seen so far.
+final class RequestMetricCache: Sendable {
+    typealias Metrics = (requests: Counter, duration: DurationHistogram)
+    private let cache = Mutex<[RequestMetricKey: Metrics]>([:])
+
+    func metrics(for key: RequestMetricKey, make: (RequestMetricKey) -> Metrics) -> Metrics {
+        if let metrics = cache.withLock({ $0[key] }) { return metrics }
+        let made = make(key)
+        cache.withLock { $0[key] = made }
+        return made
     }
 }

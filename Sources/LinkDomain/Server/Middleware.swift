@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -22,13 +23,17 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, status: Int, since start: ContinuousClock.Instant) {
-        let elapsed = start.duration(to: .now)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        RequestLog.record(logger, method: request.method, path: request.uri.path, status: status, duration: start.duration(to: .now))
+    }
+}
+
+enum RequestLog {
+    static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: Int, duration: Duration) {
         logger.info("request", metadata: [
-            "method": .string(request.method.rawValue),
-            "path": .string(request.uri.path),
+            "method": .string(method.rawValue),
+            "path": .string(path),
             "status": .stringConvertible(status),
-            "duration_ms": .string(String(format: "%.3f", milliseconds)),
+            "duration_ms": .string(String(format: "%.3f", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)),
         ])
     }
 }
@@ -53,18 +58,45 @@ struct PlainErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// Headers every response carries: no script at all, nothing framed, nothing loaded from
-/// elsewhere, no Referer (pages carry codes in their URLs).
-struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+/// elsewhere, no Referer (pages carry codes in their URLs); and on HTTPS, HSTS.
+struct SecurityHeaders: Sendable {
     static var contentSecurityPolicy: String {
         "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     }
 
+    /// A year; subdomains are left to their own servers.
+    static var strictTransportSecurity: String { "max-age=31536000" }
+
+    /// The server terminates TLS itself: every response went over HTTPS.
+    let terminatesTLS: Bool
+    /// Proxies whose `X-Forwarded-Proto` says whether the client used HTTPS.
+    let trustedProxies: Set<String>
+
+    /// Whether the client reached us over HTTPS (directly, or through a trusted proxy that says so).
+    func isHTTPS(peer: @autoclosure () -> String?, requestHeaders: HTTPFields) -> Bool {
+        if terminatesTLS { return true }
+        guard !trustedProxies.isEmpty, let proto = requestHeaders[.xForwardedProto], let peer = peer(), trustedProxies.contains(peer) else {
+            return false
+        }
+        return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
+    }
+
+    func add(to headers: inout HTTPFields, peer: @autoclosure () -> String?, requestHeaders: HTTPFields) {
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "no-referrer"
+        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        headers[.xFrameOptions] = "DENY"
+        if isHTTPS(peer: peer(), requestHeaders: requestHeaders) { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
+    }
+}
+
+struct SecurityHeadersMiddleware: RouterMiddleware {
+    typealias Context = LinkDomainRequestContext
+    let headers: SecurityHeaders
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.xFrameOptions] = "DENY"
+        headers.add(to: &response.headers, peer: context.remoteAddress?.ipAddress, requestHeaders: request.headers)
         return response
     }
 }
@@ -72,4 +104,5 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
+    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }

@@ -12,28 +12,42 @@ struct WebAddress: Equatable {
     var isLoopback: Bool { host == "localhost" || host == "127.0.0.1" || host == "[::1]" }
 
     init?(_ url: String) {
-        guard url.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "\\" }) else { return nil }
-        let lowered = url.lowercased()
-        if lowered.hasPrefix("https://") {
+        // Byte by byte: every redirect decision reads its target through here.
+        let bytes = url.utf8
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
+        if Self.hasPrefix(bytes, "https://") {
             scheme = "https"
-        } else if lowered.hasPrefix("http://") {
+        } else if Self.hasPrefix(bytes, "http://") {
             scheme = "http"
         } else {
             return nil
         }
-        let afterScheme = url.dropFirst(scheme.count + 3)
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
-        rest = afterScheme.dropFirst(authority.count)
-        guard !authority.isEmpty, !authority.contains("@"), !authority.contains("%") else { return nil }
+        let afterScheme = url.utf8.dropFirst(scheme.utf8.count + 3)
+        let authorityBytes = afterScheme.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        rest = Substring(afterScheme[authorityBytes.endIndex...])
+        guard !authorityBytes.isEmpty, !authorityBytes.contains(UInt8(ascii: "@")), !authorityBytes.contains(UInt8(ascii: "%")) else { return nil }
+        let authority = String(Substring(authorityBytes)).lowercased()
         var host = Substring(authority)
-        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")), authority.utf8.last != UInt8(ascii: "]") {
             guard let number = Int(authority[authority.index(after: colon)...]), (1...65535).contains(number) else { return nil }
             port = number
             host = authority[..<colon]
         }
         self.host = String(host)
-        guard isLoopback || host.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }) else {
+        guard isLoopback || host.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+        else {
             return nil
+        }
+    }
+
+    /// ASCII case-insensitive prefix test; `prefix` is lower case.
+    private static func hasPrefix(_ bytes: String.UTF8View, _ prefix: StaticString) -> Bool {
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        return prefix.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { actual, wanted in
+                (actual >= UInt8(ascii: "A") && actual <= UInt8(ascii: "Z") ? actual | 0x20 : actual) == wanted
+            }
         }
     }
 }

@@ -1,0 +1,74 @@
+import Logging
+import NIOCore
+import NIOSSL
+import Synchronization
+
+/// The server's certificate and key, read from their PEM files at start and again on SIGHUP.
+///
+/// Each handshake takes whatever is current (through NIOSSL's per-handshake context callback), so a
+/// renewed certificate applies to new connections at once, and open connections carry on with the
+/// one they started with.
+public final class CertificateStore: Sendable {
+    /// A certificate chain and the private key that goes with it.
+    struct Material: Sendable {
+        let chain: [NIOSSLCertificate]
+        let key: NIOSSLPrivateKey
+
+        init(files: TLSFiles) throws(LoadError) {
+            do {
+                chain = try NIOSSLCertificate.fromPEMFile(files.certificatePath)
+            } catch {
+                throw .certificate("could not be read as PEM certificates (\(error))")
+            }
+            if chain.isEmpty { throw .certificate("holds no certificate") }
+            do {
+                key = try NIOSSLPrivateKey(file: files.privateKeyPath, format: .pem)
+            } catch {
+                throw .privateKey("could not be read as a PEM private key (\(error))")
+            }
+            // BoringSSL refuses a key that does not belong to the certificate when it builds a context.
+            do {
+                _ = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
+                                                                              privateKey: .privateKey(key)))
+            } catch {
+                throw .privateKey("does not match the certificate in server.tls.certificatePath")
+            }
+        }
+    }
+
+    enum LoadError: Error {
+        case certificate(String)
+        case privateKey(String)
+    }
+
+    let files: TLSFiles
+    private let current: Mutex<Material>
+
+    public init(files: TLSFiles) throws {
+        self.files = files
+        current = Mutex(try Material(files: files))
+    }
+
+    /// Reads the files again. On any problem the current certificate stays and the error is thrown.
+    public func reload() throws {
+        let material = try Material(files: files)
+        current.withLock { $0 = material }
+    }
+
+    /// TLS 1.2 and later, HTTP/2 offered by ALPN (the server builder adds it), each handshake
+    /// served the current certificate.
+    public func serverConfiguration() -> TLSConfiguration {
+        let material = current.withLock { $0 }
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: material.chain.map { .certificate($0) },
+                                                                     privateKey: .privateKey(material.key))
+        configuration.minimumTLSVersion = .tlsv12
+        configuration.sslContextCallback = { [self] _, promise in
+            let material = current.withLock { $0 }
+            var override = NIOSSLContextConfigurationOverride()
+            override.certificateChain = material.chain.map { .certificate($0) }
+            override.privateKey = .privateKey(material.key)
+            promise.succeed(override)
+        }
+        return configuration
+    }
+}
