@@ -85,7 +85,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
     private func write(_ answer: Answer, context: ChannelHandlerContext) {
         let response = answer.response
         var headers = response.headers
-        if response.body == nil, response.status != .notModified { headers[.contentLength] = "0" }
+        if headers[.contentLength] == nil, response.status != .notModified { headers[.contentLength] = String(response.body?.readableBytes ?? 0) }
         securityHeaders.add(to: &headers, peer: context.channel.remoteAddress?.ipAddress, requestHeaders: answer.request.headerFields)
         headers[.date] = HTTPDate.now
         context.write(wrapOutboundOut(.head(HTTPResponse(status: response.status, headerFields: headers))), promise: nil)

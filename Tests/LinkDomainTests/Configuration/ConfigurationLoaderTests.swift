@@ -57,6 +57,11 @@ struct ConfigurationLoaderTests {
             (#"{"publicBaseURL":"https://links.example.com/path"}"#, "publicBaseURL", "no path"),
             (#"{"backend":{"kind":"firebase"}}"#, "backend.kind", "embedded, emulator, identityToolkit"),
             (#"{"server":{"port":70000}}"#, "server.port", "0 to 65535"),
+            (#"{"server":{"idleTimeoutSeconds":0}}"#, "server.idleTimeoutSeconds", "1 to 3600"),
+            (#"{"server":{"tls":{"certificatePath":"/etc/ssl/certs/x.pem"}}}"#, "server.tls.privateKeyPath", "PEM private key"),
+            (#"{"server":{"tls":{"privateKeyPath":"/etc/ssl/private/x.key"}}}"#, "server.tls.certificatePath", "PEM certificate"),
+            (#"{"server":{"tls":{"certificatePath":"/nonexistent/cert.pem","privateKeyPath":"/nonexistent/key.pem"}}}"#,
+             "server.tls.certificatePath", "readable PEM"),
         ]
     )
     func invalidValue(json: String, key: String, expected: String) {

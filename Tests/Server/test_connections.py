@@ -1,0 +1,140 @@
+"""What happens to connections: slow and idle clients are closed after `server.idleTimeoutSeconds`
+(slowloris cannot hold them), busy ones are not, and a graceful shutdown (SIGTERM) finishes the
+requests in flight before the process exits."""
+
+import http.server
+import json
+import shutil
+import signal
+import socket
+import tempfile
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from conftest import Server
+
+AASA = "/.well-known/apple-app-site-association"
+IDLE = 2
+
+
+@pytest.fixture(scope="module")
+def directory():
+    path = tempfile.mkdtemp(prefix="linkdomain-connections-")
+    yield path
+    shutil.rmtree(path)
+
+
+@pytest.fixture(scope="module")
+def server(directory):
+    server = Server(directory, "timeouts", {"server": {"host": "127.0.0.1", "idleTimeoutSeconds": IDLE},
+                                            "storage": {"sqlitePath": f"{directory}/timeouts.sqlite"}})
+    yield server
+    server.stop()
+
+
+def closed_within(connection, seconds):
+    """Whether the server closes the connection within `seconds` (recv returns b"" or resets)."""
+    connection.settimeout(seconds)
+    try:
+        while connection.recv(65536):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+
+
+def test_an_idle_connection_is_closed(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        started = time.monotonic()
+        assert closed_within(connection, IDLE + 3)
+        assert time.monotonic() - started >= IDLE - 0.5
+
+
+def test_a_client_trickling_its_headers_is_closed(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+        started = time.monotonic()
+        closed = False
+        # One header byte every half second: activity on the socket, but never a complete head.
+        while time.monotonic() - started < IDLE + 4:
+            try:
+                connection.sendall(b"X")
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+            connection.settimeout(0.5)
+            try:
+                if connection.recv(65536) == b"":
+                    closed = True
+                    break
+            except socket.timeout:
+                pass
+        assert closed
+
+
+def test_a_connection_in_use_stays_open(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.settimeout(5)
+        started = time.monotonic()
+        while time.monotonic() - started < IDLE * 2 + 1:
+            connection.sendall(f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+            answer = connection.recv(65536)
+            assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+            time.sleep(0.5)
+
+
+class SlowBackend(http.server.BaseHTTPRequestHandler):
+    """An Identity Toolkit that takes two seconds to check a code."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers["Content-Length"]))
+        time.sleep(2)
+        body = json.dumps({"email": "ada@example.com", "requestType": "PASSWORD_RESET"}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *arguments):
+        pass
+
+
+def test_sigterm_finishes_the_request_in_flight_then_exits(directory):
+    backend = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowBackend)
+    threading.Thread(target=backend.serve_forever, daemon=True).start()
+    server = Server(directory, "shutdown", {
+        "backend": {"kind": "emulator", "url": f"http://127.0.0.1:{backend.server_address[1]}"},
+        "storage": {"sqlitePath": f"{directory}/shutdown.sqlite"},
+    })
+    answer = {}
+
+    def visit():
+        request = urllib.request.Request(server.base + "/__/auth/action?mode=resetPassword&oobCode=slow-code&apiKey=k",
+                                         headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            answer["status"] = response.status
+            answer["body"] = response.read().decode()
+
+    visitor = threading.Thread(target=visit)
+    visitor.start()
+    time.sleep(0.7)  # the page is waiting for the backend now
+    server.process.send_signal(signal.SIGTERM)
+    visitor.join(timeout=10)
+    assert answer.get("status") == 200
+    assert "ada@example.com" in answer["body"]
+    assert server.process.wait(timeout=10) == 0
+    # Gone: nothing listens any more.
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", server.port), timeout=2)
+    backend.shutdown()
