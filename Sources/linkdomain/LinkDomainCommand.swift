@@ -12,7 +12,7 @@ struct LinkDomainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkdomain",
         abstract: "A self-hosted link domain for Firebase email links (the Dynamic Links replacement).",
-        subcommands: [Serve.self, Check.self, Import.self],
+        subcommands: [Serve.self, Check.self, Import.self, Doctor.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -117,5 +117,35 @@ struct Import: AsyncParsableCommand {
         }
         print(report)
         if !report.invalid.isEmpty { throw ExitCode(1) }
+    }
+}
+
+struct Doctor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a deployed link domain the way Apple's CDN and Android's verifier will.",
+        discussion: """
+            Fetches /.well-known/apple-app-site-association and /.well-known/assetlinks.json from the \
+            host, without following redirects, and prints each finding with its fix. Exits 1 when \
+            anything would stop iOS or Android from opening the links in the app.
+            """
+    )
+
+    @Argument(help: "The link domain, such as https://links.example.com.") var url: String
+    @Option(help: "A PEM file of extra trusted CA certificates (for a private CA on a test host).") var caFile: String?
+
+    func run() async throws {
+        let findings = await DeploymentDoctor(base: url, caFile: caFile).run()
+        for finding in findings {
+            let mark = switch finding.severity {
+            case .ok: "ok     "
+            case .warning: "WARNING"
+            case .error: "ERROR  "
+            }
+            print("\(mark) \(finding.subject): \(finding.message)")
+            if let fix = finding.fix, finding.severity != .ok { print("        fix: \(fix)") }
+        }
+        let errors = findings.filter { $0.severity == .error }.count
+        print(errors == 0 ? "No problems found: iOS and Android can verify \(url)." : "\(errors) problem(s) found.")
+        if errors > 0 { throw ExitCode(1) }
     }
 }

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Server
+from conftest import BINARY, Server
 
 AASA = "/.well-known/apple-app-site-association"
 
@@ -51,6 +51,7 @@ def server(pki):
     server = Server(pki, "tls", {
         "server": {"host": "127.0.0.1", "tls": {"certificatePath": "server.pem", "privateKeyPath": "server.key"}},
         "apple": {"apps": [{"teamID": "A1B2C3D4E5", "bundleID": "dev.linkdomain.demo"}]},
+        "android": {"apps": [{"packageName": "dev.linkdomain.demo", "fingerprints": [":".join(["AB"] * 32)]}]},
         "storage": {"sqlitePath": str(pki / "tls.sqlite")},
     }, ca=pki / "ca.pem")
     yield server
@@ -143,10 +144,26 @@ def test_sighup_reloads_the_certificate_and_open_connections_carry_on(server, pk
     assert server.process.poll() is None
 
 
+def test_doctor_passes_linkdomain_itself_over_tls(server, pki):
+    result = subprocess.run([str(BINARY), "doctor", f"https://localhost:{server.port}", "--ca-file", str(pki / "ca.pem")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ERROR" not in result.stdout
+    assert "ok      apple-app-site-association: /__/auth/links opens the app" in result.stdout
+    assert "ok      assetlinks.json: 1 app(s) with well-formed package names and fingerprints" in result.stdout
+
+
+def test_doctor_refuses_a_certificate_it_cannot_trust(server):
+    # Without the test CA, the chain is not trusted: what Apple's CDN would see.
+    result = subprocess.run([str(BINARY), "doctor", f"https://localhost:{server.port}"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "the certificate is not trusted" in result.stdout or "TLS handshake failed" in result.stdout, result.stdout
+
+
 def test_a_mismatched_key_stops_the_start_naming_the_key(pki):
     configuration = pki / "mismatch.json"
     configuration.write_text('{"server": {"tls": {"certificatePath": "first.pem", "privateKeyPath": "second.key"}}}')
-    result = subprocess.run([str(Path(__file__).resolve().parents[2] / ".build/debug/linkdomain"), "check", "--config", str(configuration)],
+    result = subprocess.run([str(BINARY), "check", "--config", str(configuration)],
                             capture_output=True, text=True)
     assert result.returncode == 1
     assert "server.tls.privateKeyPath" in result.stderr

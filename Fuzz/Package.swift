@@ -1,0 +1,17 @@
+// swift-tools-version: 6.1
+// libFuzzer on the link parser. Its own package, so that the main build never sees a target
+// without a `main`. See README.md beside this file.
+import PackageDescription
+
+let package = Package(
+    name: "LinkDomainFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "LinkDomain", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "LinkParserFuzzer",
+            dependencies: [.product(name: "LinkDomain", package: "LinkDomain")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
