@@ -1,0 +1,37 @@
+/// Takes arbitrary input through everything a click goes through before any I/O: parsing as an
+/// email action and as a Dynamic Link, user-agent classification, and the routing decision for
+/// every kind of visitor. The fuzzer (`Fuzz/`) calls it with generated input, the tests with the
+/// fuzzer's corpus.
+///
+/// Returns the first broken promise it finds: a redirect the redirect policy would refuse.
+public enum LinkExercise {
+    static let policy = RedirectPolicy(authorizedDomains: ["example.com", "links.example.com"])
+    static let appleApps = [AppleApp(teamID: "A1B2C3D4E5", bundleID: "dev.linkdomain.demo", appStoreID: "1234567890")]
+    static let androidApps = [AndroidApp(packageName: "dev.linkdomain.demo", fingerprints: [])]
+    static let visitors = Platform.allCases.map { Visitor(platform: $0) }
+
+    public static func run(_ text: String) -> String? {
+        if case .success(let link) = LinkParser.parse(url: text) {
+            for visitor in visitors {
+                for preferWeb in [false, true] {
+                    let decision = LinkRouter.decide(link, visitor: visitor, appleApps: appleApps, androidApps: androidApps,
+                                                     policy: policy, preferWeb: preferWeb)
+                    if case .continueToApp(let url) = decision, policy.allowed(url) == nil { return "action link redirects to \(url)" }
+                }
+            }
+        }
+        let query = text.split(separator: "?", maxSplits: 1).dropFirst().first ?? Substring(text)
+        if let dynamic = LinkParser.parseDynamicLink(query: query) {
+            for visitor in visitors {
+                let decision = LinkRouter.decide(dynamic, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy,
+                                                 intentHost: "links.example.com", pathAndQuery: "/?" + query)
+                if case .redirect(let url, _) = decision, !url.hasPrefix("intent://"), policy.allowed(url) == nil {
+                    return "Dynamic Link redirects to \(url)"
+                }
+            }
+        }
+        _ = PlatformClassifier.classify(userAgent: text, platformHint: text)
+        _ = QueryString(Substring(text))
+        return nil
+    }
+}
