@@ -8,3 +8,15 @@ public func linkParserFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     if let broken = LinkExercise.run(text) { fatalError(broken) }
     return 0
 }
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
+
+/// SwiftPM links an executable's `main` to `<target>_main`; this hands control to libFuzzer's driver.
+@_cdecl("LinkParserFuzzer_main")
+public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var argc = argc
+    var argv = argv
+    return runFuzzerDriver(&argc, &argv) { data, size in linkParserFuzzTarget(data, size) }
+}

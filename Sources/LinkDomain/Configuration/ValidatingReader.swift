@@ -164,16 +164,13 @@ struct ValidatingReader {
             let files = TLSFiles(certificatePath: certificatePath, privateKeyPath: keyPath)
             do {
                 _ = try CertificateStore.Material(files: files)
-            } catch let problem as CertificateStore.LoadError {
-                switch problem {
+            } catch {
+                switch error {
                 case .certificate(let reason):
                     report(["server", "tls", "certificatePath"], problem: reason, expected: "a readable PEM file, the server's certificate first")
                 case .privateKey(let reason):
                     report(["server", "tls", "privateKeyPath"], problem: reason, expected: "a readable PEM private key that matches the certificate")
                 }
-                return nil
-            } catch {
-                report(["server", "tls", "certificatePath"], problem: "\(error)", expected: "a readable PEM file")
                 return nil
             }
             return files
