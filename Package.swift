@@ -71,6 +71,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The fuzzer's corpus: read from the source tree by the tests, not bundled.
             exclude: ["LinkParsing/FuzzCorpus"]

@@ -18,7 +18,11 @@ public enum LinkParser {
 
     /// Parses a request's path and raw (still percent-encoded) query string.
     public static func parse(path: Substring, query: Substring) -> Result<ActionLink, LinkParseError> {
-        let outer = QueryString(query)
+        parse(path: path, parameters: QueryString(query))
+    }
+
+    /// Parses a request's path and its query, already split (a click reads its query once).
+    static func parse(path: Substring, parameters outer: QueryString) -> Result<ActionLink, LinkParseError> {
         let shape: LinkShape
         if outer["deep_link_id"] != nil {
             shape = .deepLinkID
@@ -52,7 +56,10 @@ public enum LinkParser {
     /// A Dynamic Links long link (`?link=...&apn=...`) as such, for links whose deep link is not
     /// an email action; nil when the query has no usable `link`.
     public static func parseDynamicLink(query: Substring) -> DynamicLink? {
-        let outer = QueryString(query)
+        parseDynamicLink(parameters: QueryString(query))
+    }
+
+    static func parseDynamicLink(parameters outer: QueryString) -> DynamicLink? {
         guard let deepLink = outer["link"], !deepLink.isEmpty, deepLink.utf8.count <= maximumURLLength else { return nil }
         var hints = PlatformHints()
         readHints(outer, into: &hints)

@@ -13,6 +13,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let configuration: LinkDomainConfiguration
     let backend: any AuthBackend
     let linkStore: any LinkStore
+    let linkEvents: LinkEventRecorder
     let metrics: LinkMetrics
     let renderer: PageRenderer
     let formToken: FormToken
@@ -73,11 +74,14 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     /// request's), while the request's own path and query build the links back to this page.
     private func respond(_ request: Request, linkPath: Substring, linkQuery: Substring, suffix: String?) async -> Response {
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
-        let outcome = decider.outcome(linkPath: linkPath, linkQuery: linkQuery, ownQuery: QueryString(Substring(request.uri.query ?? "")),
+        let ownQuery = request.uri.query ?? ""
+        let linkParameters = QueryString(linkQuery)
+        let outcome = decider.outcome(linkPath: linkPath, linkQuery: linkParameters,
+                                      ownQuery: linkQuery == ownQuery ? nil : QueryString(Substring(ownQuery)),
                                       visitor: visitor, ownPathAndQuery: ownPathAndQuery(request))
-        if let suffix, outcome != .debugPage { await record(.click, suffix: suffix, visitor: visitor, request: request) }
+        if let suffix, outcome != .debugPage { record(.click, suffix: suffix, visitor: visitor, request: request) }
         // The page language when the link is not an email action (an action link names its own).
-        let language = { PageRenderer.language(for: QueryString(linkQuery)["lang"] ?? acceptLanguage(request)) }
+        let language = { PageRenderer.language(for: linkParameters["lang"] ?? acceptLanguage(request)) }
         let link: ActionLink
         let decision: RoutingDecision
         switch outcome {
@@ -97,10 +101,10 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             if !link.hints.isEmpty, link.hints.socialTitle != nil { return socialPage(link.hints, fallbackTitle: nil, language: pageLanguage) }
             return message(.ok, language: pageLanguage, title: "bot_title", body: ["bot_body"])
         case .appLanding(let target):
-            if let suffix { await record(.redirectToApp, suffix: suffix, visitor: visitor, request: request) }
+            if let suffix { record(.redirectToApp, suffix: suffix, visitor: visitor, request: request) }
             return landing(target, link: link, request: request, visitor: visitor, language: pageLanguage)
         case .continueToApp(let url):
-            if let suffix { await record(.redirectToFallback, suffix: suffix, visitor: visitor, request: request) }
+            if let suffix { record(.redirectToFallback, suffix: suffix, visitor: visitor, request: request) }
             return LinkDecider.redirect(.seeOther, to: url).response
         case .signInInstructions:
             if link.continueURL != nil {
@@ -144,7 +148,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             }
             return htmlResponse(.ok, renderer.render("preview", language: language, values: values))
         case .redirect(let url, let event):
-            if let suffix { await record(event, suffix: suffix, visitor: visitor, request: request) }
+            if let suffix { record(event, suffix: suffix, visitor: visitor, request: request) }
             return LinkDecider.redirect(.found, to: url).response
         case .refused:
             return message(.badRequest, language: language, title: "error_redirect_title", body: ["error_redirect_body"])
@@ -196,15 +200,10 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     }
 
     /// Counts an event of a short link; only GETs count (HEAD is a probe, not a visit).
-    private func record(_ event: LinkEvent, suffix: String, visitor: Visitor, request: Request) async {
+    private func record(_ event: LinkEvent, suffix: String, visitor: Visitor, request: Request) {
         guard request.method == .get else { return }
         metrics.count(event, platform: visitor.platform)
-        do {
-            try await linkStore.recordEvent(suffix: suffix, platform: visitor.platform, event: event, day: LinkStatistics.today())
-        } catch {
-            // Statistics never stand between a visitor and their link.
-            logger.warning("link event not recorded", metadata: ["error": .string("\(error)")])
-        }
+        linkEvents.count(event, suffix: suffix, platform: visitor.platform)
     }
 
     /// This request's path (one leading slash: "//host/..." would leave this site) and query.

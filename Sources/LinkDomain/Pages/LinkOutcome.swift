@@ -30,19 +30,20 @@ struct LinkDecider: Sendable {
 
     /// - Parameters:
     ///   - linkPath, linkQuery: the link's own path and query (a short link's stored long link, or the request's).
-    ///   - ownQuery: the request's query (`d=1` for the debug page, `web=1` to stay in the browser).
+    ///   - ownQuery: the request's query (`d=1` for the debug page, `web=1` to stay in the browser); nil when it is `linkQuery`.
     ///   - ownPathAndQuery: the request's path and query, for Android intents back to this page.
-    func outcome(linkPath: Substring, linkQuery: Substring, ownQuery: QueryString, visitor: Visitor, ownPathAndQuery: @autoclosure () -> String)
-        -> LinkOutcome
+    func outcome(linkPath: Substring, linkQuery: QueryString, ownQuery: QueryString? = nil, visitor: Visitor,
+                 ownPathAndQuery: @autoclosure () -> String) -> LinkOutcome
     {
+        let ownQuery = ownQuery ?? linkQuery
         if ownQuery["d"] == "1" { return .debugPage }
-        switch LinkParser.parse(path: linkPath, query: linkQuery) {
+        switch LinkParser.parse(path: linkPath, parameters: linkQuery) {
         case .success(let link):
             return .action(link, LinkRouter.decide(link, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy,
                                                    preferWeb: ownQuery["web"] == "1"))
         case .failure(.notAnActionLink):
             // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
-            guard !linkPath.hasPrefix("/__/"), let dynamic = LinkParser.parseDynamicLink(query: linkQuery) else { return .notALink }
+            guard !linkPath.hasPrefix("/__/"), let dynamic = LinkParser.parseDynamicLink(parameters: linkQuery) else { return .notALink }
             return .dynamic(dynamic, LinkRouter.decide(dynamic, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy,
                                                       intentHost: publicHost, pathAndQuery: ownPathAndQuery()))
         case .failure:

@@ -63,9 +63,8 @@ struct ImmediateResponder: Sendable {
         case .stylesheet:
             return stylesheet
         case .link:
-            let linkQuery = query ?? ""
             let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
-            let outcome = decider.outcome(linkPath: path, linkQuery: linkQuery, ownQuery: QueryString(linkQuery), visitor: visitor,
+            let outcome = decider.outcome(linkPath: path, linkQuery: QueryString(query ?? ""), visitor: visitor,
                                           ownPathAndQuery: LinkDecider.ownPathAndQuery(path: path, query: query))
             switch outcome {
             case .action(_, .continueToApp(let url)): return LinkDecider.redirect(.seeOther, to: url)

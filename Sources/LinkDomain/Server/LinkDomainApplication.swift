@@ -28,6 +28,8 @@ public struct LinkDomainServices: Sendable {
     /// What the event loop answers without the router: association files, the stylesheet, redirects.
     let immediate: ImmediateResponder
     let formSecret: [UInt8]
+    /// Short-link statistics, counted in memory and stored in batches.
+    let linkEvents: LinkEventRecorder
 
     /// Opens the backend the configuration names and loads the page templates (and builds the
     /// association files, unless the caller already has).
@@ -36,6 +38,7 @@ public struct LinkDomainServices: Sendable {
         let files = try files ?? AssociationFiles(configuration: configuration)
         let opened = try OpenedStore.open(configuration, logger: logger)
         let store = opened.store
+        let linkStore = CachedLinkStore(base: store)
         var embedded: EmbeddedBackend?
         let authBackend: any AuthBackend
         let timeout = TimeAmount.seconds(Int64(configuration.backendTimeoutSeconds))
@@ -59,10 +62,12 @@ public struct LinkDomainServices: Sendable {
         let certificates = try configuration.tls.map(CertificateStore.init)
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded,
                                           authBackend: InstrumentedAuthBackend(backend: authBackend, metrics: metrics),
-                                          linkStore: store, metrics: metrics, certificates: certificates, renderer: renderer,
+                                          linkStore: linkStore, metrics: metrics, certificates: certificates, renderer: renderer,
                                           immediate: ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet),
-                                          formSecret: secret)
+                                          formSecret: secret, linkEvents: LinkEventRecorder(store: linkStore, logger: logger))
         if let service = opened.service { services.backgroundServices.append(service) }
+        // After the database's service, so that it stops first: its last flush still has the database.
+        services.backgroundServices.append(services.linkEvents)
         if let certificates { services.backgroundServices.append(CertificateReloader(store: certificates, logger: logger)) }
         if let prepare = opened.prepare { services.beforeServing.append(prepare) }
         return services
@@ -99,11 +104,12 @@ public enum LinkDomainApplication {
         AssociationController(files: services.files).addRoutes(to: router)
         HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).addRoutes(to: router)
         services.embeddedBackend?.addRoutes(to: router, logger: logger)
-        ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore, logger: logger).addRoutes(to: router)
+        ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore, linkEvents: services.linkEvents,
+                                     logger: logger).addRoutes(to: router)
         MetricsController<Context>(metrics: services.metrics).addRoutes(to: router)
         ActionPagesController<Context>(
-            configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, metrics: services.metrics,
-            renderer: services.renderer, formToken: FormToken(secret: services.formSecret), decider: services.immediate.decider,
+            configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
+            metrics: services.metrics, renderer: services.renderer, formToken: FormToken(secret: services.formSecret), decider: services.immediate.decider,
             stylesheet: services.immediate.stylesheet, logger: logger
         ).addRoutes(to: router)
         return router

@@ -7,6 +7,7 @@ import Logging
 struct ShortLinksController<Context: RequestContext>: Sendable {
     let configuration: LinkDomainConfiguration
     let store: any LinkStore
+    let linkEvents: LinkEventRecorder
     let logger: Logger
     /// After this many collisions in a row a `SHORT` suffix grows by one character.
     static var collisionsPerLength: Int { 3 }
@@ -73,6 +74,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         let counts: [LinkEventCount]
         do {
             guard try await store.shortLink(suffix: suffix) != nil else { throw ShortLinkAPIError.notFound("no such short link") }
+            await linkEvents.flush()
             counts = try await store.eventCounts(suffix: suffix, fromDay: LinkStatistics.today() - days + 1)
         } catch let error as ShortLinkAPIError {
             throw error

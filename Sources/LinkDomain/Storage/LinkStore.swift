@@ -23,13 +23,31 @@ public struct LinkEventCount: Sendable, Equatable {
     public var count: Int
 }
 
+/// Events counted in memory, added to the store together (``LinkEventRecorder``).
+public struct LinkEventTally: Sendable, Hashable {
+    public var suffix: String
+    /// Days since 1970, UTC.
+    public var day: Int
+    public var platform: Platform
+    public var event: LinkEvent
+    public var count: Int
+
+    public init(suffix: String, day: Int, platform: Platform, event: LinkEvent, count: Int) {
+        self.suffix = suffix
+        self.day = day
+        self.platform = platform
+        self.event = event
+        self.count = count
+    }
+}
+
 /// Where short links and their statistics live. Statistics hold no IP address and no code.
 public protocol LinkStore: Sendable {
     /// Stores a new short link; `.duplicate` when the suffix is taken.
     func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError)
     func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord?
-    /// Counts one event for a link, under the day (days since 1970, UTC).
-    func recordEvent(suffix: String, platform: Platform, event: LinkEvent, day: Int) async throws(StoreError)
+    /// Adds each tally to its link's count for that day, platform and event, all or none.
+    func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError)
     /// Totals per platform and event since `fromDay`, inclusive.
     func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount]
 }

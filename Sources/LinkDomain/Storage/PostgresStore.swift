@@ -247,11 +247,16 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         }
     }
 
-    public func recordEvent(suffix: String, platform: Platform, event: LinkEvent, day: Int) async throws(StoreError) {
+    public func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
+        guard !tallies.isEmpty else { return }
+        // One statement for the whole batch: the tallies are distinct keys, so no row is hit twice.
+        let suffixes = tallies.map(\.suffix), days = tallies.map(\.day), counts = tallies.map(\.count)
+        let platforms = tallies.map(\.platform.rawValue), events = tallies.map(\.event.rawValue)
         try await guarded {
             try await client.query("""
-                INSERT INTO link_events (suffix, day, platform, event, count) VALUES (\(suffix), \(day), \(platform.rawValue), \(event.rawValue), 1)
-                ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = link_events.count + 1
+                INSERT INTO link_events (suffix, day, platform, event, count)
+                SELECT * FROM unnest(\(suffixes)::TEXT[], \(days)::INTEGER[], \(platforms)::TEXT[], \(events)::TEXT[], \(counts)::BIGINT[])
+                ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = link_events.count + EXCLUDED.count
                 """, logger: logger)
         }
     }

@@ -90,14 +90,15 @@ public final class SQLiteStore: AuthStore, LinkStore {
         try await read { db in try ShortLinkRecord.fetchOne(db, key: suffix) }
     }
 
-    public func recordEvent(suffix: String, platform: Platform, event: LinkEvent, day: Int) async throws(StoreError) {
+    public func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
         try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO linkEvents (suffix, day, platform, event, count) VALUES (?, ?, ?, ?, 1)
-                    ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = count + 1
-                    """,
-                arguments: [suffix, day, platform.rawValue, event.rawValue])
+            let statement = try db.cachedStatement(sql: """
+                INSERT INTO linkEvents (suffix, day, platform, event, count) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = count + excluded.count
+                """)
+            for tally in tallies {
+                try statement.execute(arguments: [tally.suffix, tally.day, tally.platform.rawValue, tally.event.rawValue, tally.count])
+            }
         }
     }
 

@@ -126,14 +126,22 @@ struct StoreSuiteTests {
                 try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: "link=other", createdAt: 4, origin: "api"))
             }
             #expect(try await store.shortLink(suffix: suffix) == link)
-            for (platform, event, day) in [(Platform.iOS, LinkEvent.click, 100), (.iOS, .click, 101), (.iOS, .redirectToStore, 101),
-                                           (.android, .click, 90), (.desktop, .click, 101)] {
-                try await store.recordEvent(suffix: suffix, platform: platform, event: event, day: day)
-            }
+            try await store.recordEvents([
+                LinkEventTally(suffix: suffix, day: 100, platform: .iOS, event: .click, count: 1),
+                LinkEventTally(suffix: suffix, day: 101, platform: .iOS, event: .click, count: 1),
+                LinkEventTally(suffix: suffix, day: 101, platform: .iOS, event: .redirectToStore, count: 3),
+                LinkEventTally(suffix: suffix, day: 90, platform: .android, event: .click, count: 1),
+            ])
+            // A second batch adds to the counts already stored.
+            try await store.recordEvents([
+                LinkEventTally(suffix: suffix, day: 101, platform: .desktop, event: .click, count: 1),
+                LinkEventTally(suffix: suffix, day: 101, platform: .iOS, event: .redirectToStore, count: 2),
+            ])
+            try await store.recordEvents([])
             let counts = try await store.eventCounts(suffix: suffix, fromDay: 100)
             #expect(counts == [
                 LinkEventCount(platform: .desktop, event: .click, count: 1), LinkEventCount(platform: .iOS, event: .click, count: 2),
-                LinkEventCount(platform: .iOS, event: .redirectToStore, count: 1),
+                LinkEventCount(platform: .iOS, event: .redirectToStore, count: 5),
             ])
         }
     }

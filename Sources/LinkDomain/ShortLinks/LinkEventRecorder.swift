@@ -1,0 +1,79 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Counts short-link events in memory and adds them to the store in batches, once a second and
+/// at shutdown: a click is answered without waiting on a database write, and a burst of clicks on
+/// one link costs one row update, not one per click.
+///
+/// Nothing is lost: counts a failed write could not store are kept for the next one, and the
+/// statistics API flushes before it reads. Until a flush, other replicas do not see this one's
+/// latest counts (at most a second behind while the service runs).
+final class LinkEventRecorder: Service, Sendable {
+    private struct Key: Hashable {
+        let suffix: String
+        let day: Int
+        let platform: Platform
+        let event: LinkEvent
+    }
+
+    let store: any LinkStore
+    let interval: Duration
+    let logger: Logger
+    private let pending = Mutex<[Key: Int]>([:])
+    /// The latest flush: each flush waits for the one before, so a flush that returns has stored
+    /// every event counted before it was asked for.
+    private let lastFlush = Mutex<Task<Void, Never>?>(nil)
+
+    init(store: any LinkStore, interval: Duration = .seconds(1), logger: Logger) {
+        self.store = store
+        self.interval = interval
+        self.logger = logger
+    }
+
+    func count(_ event: LinkEvent, suffix: String, platform: Platform, day: Int = LinkStatistics.today()) {
+        pending.withLock { $0[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
+    }
+
+    /// Stores every event counted so far.
+    func flush() async {
+        let flush = lastFlush.withLock { last in
+            let previous = last
+            let next = Task {
+                await previous?.value
+                await self.storePending()
+            }
+            last = next
+            return next
+        }
+        await flush.value
+    }
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
+            await flush()
+        }
+        await flush()
+        let lost = pending.withLock { $0.values.reduce(0, +) }
+        if lost > 0 { logger.error("link events not recorded at shutdown", metadata: ["events": .stringConvertible(lost)]) }
+    }
+
+    private func storePending() async {
+        let taken = pending.withLock { pending in
+            defer { pending = [:] }
+            return pending
+        }
+        guard !taken.isEmpty else { return }
+        let tallies = taken.map { LinkEventTally(suffix: $0.key.suffix, day: $0.key.day, platform: $0.key.platform, event: $0.key.event,
+                                                 count: $0.value) }
+        do {
+            try await store.recordEvents(tallies)
+        } catch {
+            // Statistics never stand between a visitor and their link; the counts wait for the next flush.
+            logger.warning("link events not recorded yet; kept for the next attempt",
+                           metadata: ["events": .stringConvertible(tallies.count), "error": .string("\(error)")])
+            pending.withLock { pending in pending.merge(taken, uniquingKeysWith: +) }
+        }
+    }
+}

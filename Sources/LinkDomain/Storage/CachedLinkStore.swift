@@ -1,0 +1,38 @@
+import Synchronization
+
+/// Keeps the short links this replica has resolved in memory: a short link never changes once
+/// made (imports skip suffixes that exist), so a popular link costs one database read, not one
+/// per click. Misses are not kept, as another replica may create the link a moment later.
+final class CachedLinkStore: LinkStore {
+    let base: any LinkStore
+    /// Bounds memory; the cache starts over when it is full.
+    let capacity: Int
+    private let records = Mutex<[String: ShortLinkRecord]>([:])
+
+    init(base: any LinkStore, capacity: Int = 10_000) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
+        if let cached = records.withLock({ $0[suffix] }) { return cached }
+        guard let record = try await base.shortLink(suffix: suffix) else { return nil }
+        records.withLock { records in
+            if records.count >= capacity { records.removeAll(keepingCapacity: true) }
+            records[suffix] = record
+        }
+        return record
+    }
+
+    func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
+        try await base.insertShortLink(link)
+    }
+
+    func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
+        try await base.recordEvents(tallies)
+    }
+
+    func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
+        try await base.eventCounts(suffix: suffix, fromDay: fromDay)
+    }
+}

@@ -1,0 +1,103 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+@testable import LinkDomain
+
+/// A store that refuses event writes while `down` is set, and records each batch it is given.
+final class FlakyLinkStore: LinkStore {
+    let base: any LinkStore
+    let down = Mutex(false)
+    let batches = Mutex<[[LinkEventTally]]>([])
+
+    init(base: any LinkStore) { self.base = base }
+
+    func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) { try await base.insertShortLink(link) }
+    func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? { try await base.shortLink(suffix: suffix) }
+    func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
+        try await base.eventCounts(suffix: suffix, fromDay: fromDay)
+    }
+    func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
+        if down.withLock({ $0 }) { throw .database("down for the test") }
+        batches.withLock { $0.append(tallies) }
+        try await base.recordEvents(tallies)
+    }
+}
+
+@Suite("Short-link statistics: counted in memory, stored in batches")
+struct LinkEventRecorderTests {
+    static let day = 20_000
+
+    @Test("a burst of clicks is one row update per link, platform and event; a flush stores everything counted before it")
+    func batches() async throws {
+        try await StoreKind.sqlite.withStore { (base) async throws in
+            let store = FlakyLinkStore(base: base)
+            let recorder = LinkEventRecorder(store: store, logger: Logger(label: "test"))
+            for _ in 0..<500 { recorder.count(.click, suffix: "a", platform: .iOS, day: Self.day) }
+            for _ in 0..<3 { recorder.count(.click, suffix: "a", platform: .android, day: Self.day) }
+            recorder.count(.redirectToApp, suffix: "b", platform: .iOS, day: Self.day)
+            #expect(try await base.eventCounts(suffix: "a", fromDay: Self.day).isEmpty)
+            await recorder.flush()
+            #expect(store.batches.withLock { $0.map(\.count) } == [3])
+            #expect(try await base.eventCounts(suffix: "a", fromDay: Self.day) == [
+                LinkEventCount(platform: .android, event: .click, count: 3), LinkEventCount(platform: .iOS, event: .click, count: 500),
+            ])
+            #expect(try await base.eventCounts(suffix: "b", fromDay: Self.day) == [LinkEventCount(platform: .iOS, event: .redirectToApp, count: 1)])
+            await recorder.flush()  // nothing new: no write at all
+            #expect(store.batches.withLock { $0.count } == 1)
+        }
+    }
+
+    @Test("while the store is down, counts are kept and stored by the first flush after it returns")
+    func storeDown() async throws {
+        try await StoreKind.sqlite.withStore { (base) async throws in
+            let store = FlakyLinkStore(base: base)
+            let recorder = LinkEventRecorder(store: store, logger: Logger(label: "test"))
+            store.down.withLock { $0 = true }
+            for _ in 0..<7 { recorder.count(.click, suffix: "c", platform: .desktop, day: Self.day) }
+            await recorder.flush()
+            recorder.count(.click, suffix: "c", platform: .desktop, day: Self.day)
+            await recorder.flush()
+            #expect(try await base.eventCounts(suffix: "c", fromDay: Self.day).isEmpty)
+            store.down.withLock { $0 = false }
+            await recorder.flush()
+            #expect(try await base.eventCounts(suffix: "c", fromDay: Self.day) == [LinkEventCount(platform: .desktop, event: .click, count: 8)])
+        }
+    }
+
+    @Test("concurrent counting and flushing store every event exactly once")
+    func concurrent() async throws {
+        try await StoreKind.sqlite.withStore { (base) async throws in
+            let recorder = LinkEventRecorder(store: base, logger: Logger(label: "test"))
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        for click in 0..<250 {
+                            recorder.count(.click, suffix: "d", platform: .iOS, day: Self.day)
+                            if click % 50 == worker { await recorder.flush() }
+                        }
+                    }
+                }
+            }
+            await recorder.flush()
+            #expect(try await base.eventCounts(suffix: "d", fromDay: Self.day) == [LinkEventCount(platform: .iOS, event: .click, count: 2000)])
+        }
+    }
+
+    @Test("graceful shutdown stores what was counted since the last flush")
+    func shutdown() async throws {
+        try await StoreKind.sqlite.withStore { (base) async throws in
+            // An hour between flushes: only the shutdown can store these.
+            let recorder = LinkEventRecorder(store: base, interval: .seconds(3600), logger: Logger(label: "test"))
+            let group = ServiceGroup(configuration: .init(services: [recorder], logger: Logger(label: "test")))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                for _ in 0..<5 { recorder.count(.redirectToStore, suffix: "e", platform: .android, day: Self.day) }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            #expect(try await base.eventCounts(suffix: "e", fromDay: Self.day) == [LinkEventCount(platform: .android, event: .redirectToStore, count: 5)])
+        }
+    }
+}
