@@ -58,11 +58,8 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of: \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
-        let json = logFormat == "json"
-        LoggingSystem.bootstrap { label in
-            if json { return JSONLogHandler(label: label, level: level) }
-            return TextLogHandler(label: label, level: level)
-        }
+        let format: LineLogHandler.Format = logFormat == "json" ? .json : .text
+        LoggingSystem.bootstrap { label in LineLogHandler(format: format, label: label, level: level) }
         let logger = Logger(label: "linkdomain")
         let services = try await LinkDomainServices.make(configuration: configuration, files: files, logger: logger)
         let app = LinkDomainApplication.build(

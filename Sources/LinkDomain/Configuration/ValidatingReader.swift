@@ -53,16 +53,8 @@ struct ValidatingReader {
 
     mutating func readConfiguration(baseDirectory: String?) -> LinkDomainConfiguration? {
         let host = string(["server", "host"]) ?? "127.0.0.1"
-        var port = integer(["server", "port"]) ?? 8080
-        if !(0...65535).contains(port) {
-            report(["server", "port"], problem: "\(port) is out of range", expected: "a TCP port from 0 to 65535")
-            port = 8080
-        }
-        var idleTimeout = integer(["server", "idleTimeoutSeconds"]) ?? 30
-        if !(1...3600).contains(idleTimeout) {
-            report(["server", "idleTimeoutSeconds"], problem: "\(idleTimeout) is out of range", expected: "1 to 3600 seconds")
-            idleTimeout = 30
-        }
+        let port = integer(["server", "port"], in: 0...65535, default: 8080, expected: "a TCP port from 0 to 65535")
+        let idleTimeout = integer(["server", "idleTimeoutSeconds"], in: 1...3600, default: 30, expected: "1 to 3600 seconds")
         let tls = readTLSFiles(baseDirectory: baseDirectory)
         let defaultBaseURL = "\(tls == nil ? "http" : "https")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         let publicBaseURL =
@@ -86,22 +78,11 @@ struct ValidatingReader {
         }
         let backendURL = validated(["backend", "url"], ConfigurationValidators.backendURL,
                                    expected: "an http(s) URL such as \"http://127.0.0.1:9099\" (emulator) or \"https://identitytoolkit.googleapis.com\"")
-        let backendTimeout = integer(["backend", "timeoutSeconds"]) ?? 10
-        if !(1...120).contains(backendTimeout) {
-            report(["backend", "timeoutSeconds"], problem: "\(backendTimeout) is out of range", expected: "1 to 120 seconds")
-        }
+        let backendTimeout = integer(["backend", "timeoutSeconds"], in: 1...120, default: 10, expected: "1 to 120 seconds")
         let postgresURL = validated(["storage", "postgresURL"], ConfigurationValidators.postgresURL,
                                     expected: "a URL such as \"postgres://linkdomain:secret@127.0.0.1:5432/linkdomain\"")
-        var requestsPerMinute = integer(["limits", "requestsPerMinute"]) ?? 120
-        if !(1...1_000_000).contains(requestsPerMinute) {
-            report(["limits", "requestsPerMinute"], problem: "\(requestsPerMinute) is out of range", expected: "1 to 1000000")
-            requestsPerMinute = 120
-        }
-        var burst = integer(["limits", "burst"]) ?? 30
-        if !(1...1_000_000).contains(burst) {
-            report(["limits", "burst"], problem: "\(burst) is out of range", expected: "1 to 1000000")
-            burst = 30
-        }
+        let requestsPerMinute = integer(["limits", "requestsPerMinute"], in: 1...1_000_000, default: 120, expected: "1 to 1000000")
+        let burst = integer(["limits", "burst"], in: 1...1_000_000, default: 30, expected: "1 to 1000000")
         let trustedProxies = stringList(["limits", "trustedProxies"]) ?? []
         let shortLinkAPIKeys = stringList(["shortLinks", "apiKeys"]) ?? []
         for (index, key) in shortLinkAPIKeys.enumerated() where key.utf8.count < 16 {
@@ -114,11 +95,8 @@ struct ValidatingReader {
             ?? "demo-linkdomain"
         let apiKey = string(["backend", "apiKey"]) ?? "demo-api-key"
         let enumerationProtection = boolean(["backend", "emailEnumerationProtection"]) ?? true
-        var codeLifetime = integer(["backend", "codeLifetimeSeconds"]) ?? 3600
-        if !(60...604_800).contains(codeLifetime) {
-            report(["backend", "codeLifetimeSeconds"], problem: "\(codeLifetime) is out of range", expected: "60 to 604800 seconds (a week)")
-            codeLifetime = 3600
-        }
+        let codeLifetime = integer(["backend", "codeLifetimeSeconds"], in: 60...604_800, default: 3600,
+                                   expected: "60 to 604800 seconds (a week)")
 
         let domains = validatedList(["authorizedDomains"], ConfigurationValidators.hostName,
                                     expected: "host names such as \"example.com\" (internationalised names in xn-- form)")
@@ -234,6 +212,16 @@ struct ValidatingReader {
         guard let value = reader.int(forKey: ConfigKey(path)) else {
             reportTypeMismatch(path, expected: "an integer")
             return nil
+        }
+        return value
+    }
+
+    /// The integer at `path`, or `fallback` when it is absent, or out of `range` (reported).
+    private mutating func integer(_ path: [String], in range: ClosedRange<Int>, default fallback: Int, expected: String) -> Int {
+        guard let value = integer(path) else { return fallback }
+        guard range.contains(value) else {
+            report(path, problem: "\(value) is out of range", expected: expected)
+            return fallback
         }
         return value
     }

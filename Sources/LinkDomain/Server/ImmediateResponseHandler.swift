@@ -69,7 +69,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         guard request.method == .get || request.method == .head, let target = request.path,
               // Limits, and closing the connection, are the router's to answer.
               target.utf8.count <= AbuseLimitsMiddleware.maximumURLLength,
-              !(request.headerFields[.connection]?.lowercased().contains("close") ?? false)
+              !(request.headerFields[.connection].map { LowercasedBytes($0).contains("close") } ?? false)
         else { return nil }
         let start = ContinuousClock.now
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))

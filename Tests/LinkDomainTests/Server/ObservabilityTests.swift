@@ -5,7 +5,7 @@ import Testing
 
 @testable import LinkDomain
 
-@Suite("Observability: /metrics and JSON logs")
+@Suite("Observability: /metrics and logs")
 struct ObservabilityTests {
     @Test("/metrics counts requests by route and status, backend calls and spent codes, and holds no code, key or address")
     func metrics() async throws {
@@ -30,21 +30,36 @@ struct ObservabilityTests {
         }
     }
 
-    @Test("JSON logs: one parseable object a line with level, label, message and metadata")
-    func jsonLogs() throws {
+    /// The lines a `LineLogHandler` writes for one request line (with `replica=a` set on the
+    /// logger) and one debug line below its level.
+    static func loggedLines(_ format: LineLogHandler.Format, level: Logger.Level, metadata: Logger.Metadata) -> [String] {
         let lines = Mutex<[String]>([])
         var logger = Logger(label: "linkdomain") { label in
-            JSONLogHandler(label: label, level: .info) { line in lines.withLock { $0.append(line) } }
+            LineLogHandler(format: format, label: label, level: .info) { line in lines.withLock { $0.append(line) } }
         }
         logger[metadataKey: "replica"] = "a"
-        logger.info("request", metadata: ["path": "/__/auth/action", "status": "200"])
+        logger.log(level: level, "request", metadata: metadata)
         logger.debug("not shown")
-        let written = lines.withLock { $0 }
+        return lines.withLock { $0 }
+    }
+
+    @Test("JSON logs: one parseable object a line with level, label, message and metadata")
+    func jsonLogs() throws {
+        let written = Self.loggedLines(.json, level: .info, metadata: ["path": "/__/auth/action", "status": "200"])
         #expect(written.count == 1)
         #expect(written[0].hasSuffix("}\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(written[0].utf8)) as? [String: String])
         #expect(object["level"] == "info" && object["label"] == "linkdomain" && object["message"] == "request")
         #expect(object["path"] == "/__/auth/action" && object["status"] == "200" && object["replica"] == "a")
         #expect(object["time"]?.hasSuffix("Z") == true)
+    }
+
+    @Test("text logs: time, level, label and message, then the metadata sorted by key, one line an event")
+    func textLogs() throws {
+        let written = Self.loggedLines(.text, level: .warning, metadata: ["status": "503", "path": "/__/auth/action"])
+        #expect(written.count == 1)
+        let parts = written[0].split(separator: " ", maxSplits: 1)
+        #expect(parts.first?.hasSuffix("Z") == true)
+        #expect(parts.last == "warning linkdomain: request path=/__/auth/action replica=a status=503\n")
     }
 }
