@@ -26,9 +26,9 @@ public enum LinkParser {
         let shape: LinkShape
         if outer["deep_link_id"] != nil {
             shape = .deepLinkID
-        } else if path.hasPrefix("/__/auth/links") {
+        } else if path.utf8.starts(with: "/__/auth/links".utf8) {
             shape = .authLinks
-        } else if path.hasPrefix("/emulator/action") {
+        } else if path.utf8.starts(with: "/emulator/action".utf8) {
             shape = .emulatorAction
         } else if outer["link"] != nil {
             shape = .legacyDynamicLink
@@ -41,16 +41,31 @@ public enum LinkParser {
         }
     }
 
-    /// Parses a whole URL (`https://host/path?query`).
+    /// Parses a whole URL (`https://host/path?query`), or a path and query.
     public static func parse(url: String) -> Result<ActionLink, LinkParseError> {
         let text = Substring(url)
-        var pathStart = text.startIndex
-        if let scheme = text.range(of: "://") {
-            pathStart = text[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? text.endIndex
+        let utf8 = text.utf8
+        // Bytes, not Characters: this runs on every click, and grapheme breaking costs several times more.
+        var pathStart = utf8.startIndex
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            if byte == UInt8(ascii: ":") {
+                // A scheme: the path starts after the authority.
+                let rest = utf8[utf8.index(after: index)...]
+                if rest.starts(with: "//".utf8) {
+                    let authority = rest.dropFirst(2)
+                    pathStart = authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                        ?? utf8.endIndex
+                }
+                break
+            }
+            index = utf8.index(after: index)
         }
-        let pathAndQuery = text[pathStart...]
-        let path = pathAndQuery.prefix { $0 != "?" && $0 != "#" }
-        return parse(path: path, query: QueryString.of(pathAndQuery))
+        let pathAndQuery = Substring(utf8[pathStart...])
+        let pathEnd = pathAndQuery.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? pathAndQuery.endIndex
+        return parse(path: Substring(pathAndQuery.utf8[..<pathEnd]), query: QueryString.of(pathAndQuery))
     }
 
     /// A Dynamic Links long link (`?link=...&apn=...`) as such, for links whose deep link is not
@@ -70,24 +85,23 @@ public enum LinkParser {
         if hints.isEmpty { readHints(query, into: &hints) }
         if query["mode"] != nil || query["oobCode"] != nil { return .success(query) }
         guard depth < maximumDepth else { return .failure(.notAnActionLink) }
-        let link = query["link"].map { Substring($0) }
-        let deepLink = query["deep_link_id"].map { Substring($0) }
-        var candidates: [Substring] = []
-        if let deepLink {
-            if let inner = QueryString(QueryString.of(deepLink))["link"] { candidates.append(Substring(inner)) }
-            candidates.append(deepLink)
+        // Each nested link's own query is split once: it is read for the next level's name, then searched.
+        var candidates: [(link: Substring, parameters: QueryString?, isLink: Bool)] = []
+        if let deepLink = query["deep_link_id"].map({ Substring($0) }) {
+            let parameters = QueryString(QueryString.of(deepLink))
+            if let inner = parameters["link"] { candidates.append((Substring(inner), nil, false)) }
+            candidates.append((deepLink, parameters, false))
         }
-        if let link {
-            if let inner = QueryString(QueryString.of(link))["deep_link_id"] { candidates.append(Substring(inner)) }
-            candidates.append(link)
+        if let link = query["link"].map({ Substring($0) }) {
+            let parameters = QueryString(QueryString.of(link))
+            if let inner = parameters["deep_link_id"] { candidates.append((Substring(inner), nil, false)) }
+            candidates.append((link, parameters, true))
         }
         for candidate in candidates {
-            var inner = QueryString(QueryString.of(candidate))
+            var inner = candidate.parameters ?? QueryString(QueryString.of(candidate.link))
             // A link mailed without escaping its own `&`: the action's parameters landed beside `link`.
             // The iOS SDK reads such links by the same side effect; so do we.
-            if inner["mode"] == nil && inner["oobCode"] == nil && candidate == link
-                && (query["mode"] != nil || query["oobCode"] != nil)
-            {
+            if inner["mode"] == nil && inner["oobCode"] == nil && candidate.isLink && (query["mode"] != nil || query["oobCode"] != nil) {
                 inner = query
             }
             if case .success(let found) = find(in: inner, depth: depth + 1, hints: &hints) { return .success(found) }

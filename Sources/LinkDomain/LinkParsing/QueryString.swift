@@ -29,14 +29,28 @@ struct QueryString: Sendable, Equatable {
 
     /// The query of a URL or of a path-and-query: what follows the first `?`, up to any `#`.
     static func of(_ url: Substring) -> Substring {
-        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
-        let query = url.utf8[url.utf8.index(after: mark)...]
-        return Substring(query.firstIndex(of: UInt8(ascii: "#")).map { query[..<$0] } ?? query)
+        let utf8 = url.utf8
+        let bounds = utf8.withContiguousStorageIfAvailable { bytes -> Range<Int>? in
+            guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+            return (mark + 1)..<(bytes[(mark + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count)
+        }
+        switch bounds {
+        case .some(.some(let range)):
+            return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
+        case .some(.none):
+            return ""
+        case .none:  // a bridged or otherwise non-contiguous string: rare, read it as is
+            guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
+            let query = utf8[utf8.index(after: mark)...]
+            return Substring(query.firstIndex(of: UInt8(ascii: "#")).map { query[..<$0] } ?? query)
+        }
     }
 
     /// The first value of `name`.
     subscript(name: String) -> String? {
-        items.first { $0.name == name }?.value
+        // Lengths first: most names differ in length, and String equality on unequal strings is slow.
+        let length = name.utf8.count
+        return items.first { $0.name.utf8.count == length && $0.name == name }?.value
     }
 
     static func == (lhs: QueryString, rhs: QueryString) -> Bool {

@@ -43,7 +43,7 @@ struct LinkDecider: Sendable {
                                                    preferWeb: ownQuery["web"] == "1"))
         case .failure(.notAnActionLink):
             // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
-            guard !linkPath.hasPrefix("/__/"), let dynamic = LinkParser.parseDynamicLink(parameters: linkQuery) else { return .notALink }
+            guard !linkPath.utf8.starts(with: "/__/".utf8), let dynamic = LinkParser.parseDynamicLink(parameters: linkQuery) else { return .notALink }
             return .dynamic(dynamic, LinkRouter.decide(dynamic, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy,
                                                       intentHost: publicHost, pathAndQuery: ownPathAndQuery()))
         case .failure:

@@ -38,28 +38,34 @@ public enum PlatformClassifier {
         "linkedinbot", "discordbot", "telegrambot", "skypeuripreview", "outlook-ios-linkpreview", "microsoft office",
         "ms office", "google-read-aloud", "yahoo! slurp", "bingpreview",
     ]
-    private static let botMarkerBytes = botMarkers.map { Array($0.utf8) }
+    /// What else classification looks for, after the bot markers in the same scan.
+    private static let otherMarkers = ["gmail", "outlook-ios/", "outlook-android/", "android", "ipad", "iphone", "ipod", "macintosh", "mobile/", "safari"]
+    private static let scanner = MarkerScanner(botMarkers + otherMarkers)
+    private static let botMask: UInt64 = (1 << UInt64(botMarkers.count)) - 1
+
+    /// The scan's bit for one of `otherMarkers`.
+    private static func bit(_ marker: String) -> UInt64 {
+        1 << UInt64(botMarkers.count + otherMarkers.firstIndex(of: marker)!)
+    }
+    private static let inAppMailMask = bit("gmail") | bit("outlook-ios/") | bit("outlook-android/")
+    private static let android = bit("android"), iPad = bit("ipad"), iPhone = bit("iphone") | bit("ipod")
+    private static let touchMac = bit("macintosh") | bit("mobile/") | bit("safari")
 
     public static func classify(userAgent: String?, platformHint: String? = nil) -> Visitor {
-        // Every link click runs this: it works on the ASCII-lower-cased bytes of the header,
-        // which is all the markers need.
-        let agent = LowercasedBytes(userAgent ?? "")
-        let inAppMail = agent.contains("gmail") || agent.contains("outlook-ios/") || agent.contains("outlook-android/")
-        if agent.bytes.isEmpty && platformHint == nil { return Visitor(platform: .bot) }
+        let agent = userAgent ?? ""
+        if agent.isEmpty && platformHint == nil { return Visitor(platform: .bot) }
+        let found = scanner.scan(agent)
         // A preview fetcher named Outlook-iOS-LinkPreview is a bot even though it says iOS.
-        if botMarkerBytes.contains(where: agent.contains) { return Visitor(platform: .bot) }
+        if found & botMask != 0 { return Visitor(platform: .bot) }
+        let inAppMail = found & inAppMailMask != 0
 
         let hint = platformHint.map { $0.trimmingCharacters(in: .init(charactersIn: "\" ")).lowercased() }
-        if hint == "android" || agent.contains("android") { return Visitor(platform: .android, inAppMailBrowser: inAppMail) }
-        if agent.contains("ipad") { return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail) }
-        if agent.contains("iphone") || agent.contains("ipod") || hint == "ios" {
-            return Visitor(platform: .iOS, inAppMailBrowser: inAppMail)
-        }
+        if hint == "android" || found & android != 0 { return Visitor(platform: .android, inAppMailBrowser: inAppMail) }
+        if found & iPad != 0 { return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail) }
+        if found & iPhone != 0 || hint == "ios" { return Visitor(platform: .iOS, inAppMailBrowser: inAppMail) }
         // iPadOS 13+ Safari asks for desktop sites by presenting as a Mac; only the touch-capable
         // "Mobile/" token in a Macintosh Safari UA gives it away.
-        if agent.contains("macintosh") && agent.contains("mobile/") && agent.contains("safari") {
-            return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail)
-        }
+        if found & touchMac == touchMac { return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail) }
         return Visitor(platform: .desktop, inAppMailBrowser: inAppMail)
     }
 }

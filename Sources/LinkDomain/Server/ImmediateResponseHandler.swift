@@ -25,6 +25,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let start: ContinuousClock.Instant
     }
 
+    private static let close = MarkerScanner(["close"])
     let responder: ImmediateResponder
     let metrics: LinkMetrics
     let logger: Logger
@@ -69,7 +70,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         guard request.method == .get || request.method == .head, let target = request.path,
               // Limits, and closing the connection, are the router's to answer.
               target.utf8.count <= AbuseLimitsMiddleware.maximumURLLength,
-              !(request.headerFields[.connection].map { LowercasedBytes($0).contains("close") } ?? false)
+              !(request.headerFields[.connection].map { Self.close.scan($0) != 0 } ?? false)
         else { return nil }
         let start = ContinuousClock.now
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))

@@ -26,7 +26,13 @@ struct WebAddress: Equatable {
         let authorityBytes = afterScheme.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
         rest = Substring(afterScheme[authorityBytes.endIndex...])
         guard !authorityBytes.isEmpty, !authorityBytes.contains(UInt8(ascii: "@")), !authorityBytes.contains(UInt8(ascii: "%")) else { return nil }
-        let authority = String(Substring(authorityBytes)).lowercased()
+        // ASCII only (checked above): lower-cased byte by byte, with no Unicode case mapping.
+        let authority = String(unsafeUninitializedCapacity: authorityBytes.count) { buffer in
+            for (offset, byte) in authorityBytes.enumerated() {
+                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return authorityBytes.count
+        }
         var host = Substring(authority)
         if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")), authority.utf8.last != UInt8(ascii: "]") {
             guard let number = Int(authority[authority.index(after: colon)...]), (1...65535).contains(number) else { return nil }
