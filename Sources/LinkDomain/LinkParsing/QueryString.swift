@@ -64,25 +64,33 @@ struct QueryString: Sendable, Equatable {
 
     static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            guard bytes[index] == UInt8(ascii: "%") else {
-                decoded.append(bytes[index])
-                index += 1
-                continue
+        // Decoded straight into the string's storage (never longer than the escaped form), which
+        // repairs invalid UTF-8 as String(decoding:) does.
+        return String(unsafeUninitializedCapacity: bytes.count) { decoded in
+            var index = 0
+            var count = 0
+            while index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "%") else {
+                    decoded[count] = bytes[index]
+                    count += 1
+                    index += 1
+                    continue
+                }
+                // An invalid or cut-off escape is kept as written, and its bytes are not looked at again.
+                let end = min(index + 3, bytes.count)
+                if end - index == 3, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                    decoded[count] = high << 4 | low
+                    count += 1
+                } else {
+                    for byte in bytes[index..<end] {
+                        decoded[count] = byte
+                        count += 1
+                    }
+                }
+                index = end
             }
-            // An invalid or cut-off escape is kept as written, and its bytes are not looked at again.
-            let escape = UnsafeBufferPointer(rebasing: bytes[index..<min(index + 3, bytes.count)])
-            if escape.count == 3, let high = hexValue(escape[1]), let low = hexValue(escape[2]) {
-                decoded.append(high << 4 | low)
-            } else {
-                decoded.append(contentsOf: escape)
-            }
-            index += escape.count
+            return count
         }
-        return String(decoding: decoded, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
