@@ -5,16 +5,21 @@ import Testing
 
 @testable import LinkDomain
 
-/// A store that refuses event writes while `down` is set, and records each batch it is given.
+/// A store that refuses event writes while `down` is set, records each batch it is given, and
+/// counts the short-link reads that reach it.
 final class FlakyLinkStore: LinkStore {
     let base: any LinkStore
     let down = Mutex(false)
     let batches = Mutex<[[LinkEventTally]]>([])
+    let reads = Mutex(0)
 
     init(base: any LinkStore) { self.base = base }
 
     func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) { try await base.insertShortLink(link) }
-    func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? { try await base.shortLink(suffix: suffix) }
+    func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
+        reads.withLock { $0 += 1 }
+        return try await base.shortLink(suffix: suffix)
+    }
     func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
         try await base.eventCounts(suffix: suffix, fromDay: fromDay)
     }
