@@ -10,10 +10,11 @@ public protocol ReadinessCheck: Sendable {
 /// `/healthz` answers while the process serves requests; `/readyz` once every readiness check passes.
 struct HealthController<Context: RequestContext>: Sendable {
     let readinessChecks: [any ReadinessCheck]
+    static var paths: [String] { ["/healthz", "/readyz"] }
 
     func addRoutes(to router: Router<Context>) {
-        router.get("/healthz") { _, _ in PlainText.response(.ok, "ok\n") }
-        router.get("/readyz") { _, _ in
+        router.get(RouterPath(Self.paths[0])) { _, _ in PlainText.response(.ok, "ok\n") }
+        router.get(RouterPath(Self.paths[1])) { _, _ in
             var failing: [String] = []
             for check in readinessChecks where await !check.isReady() {
                 failing.append(check.name)

@@ -21,7 +21,8 @@ struct ImmediateResponse: Sendable, Equatable {
 }
 
 /// Answers the requests that need no I/O (association files, the stylesheet, and links that
-/// redirect straight on) from the request head alone.
+/// redirect straight on, short links this replica has resolved before included) from the request
+/// head alone.
 ///
 /// ``ImmediateResponseHandler`` calls it on the event loop, before a request enters the router; the
 /// router's own routes call it too, so either way gives the same answer. Requests it does not
@@ -29,15 +30,29 @@ struct ImmediateResponse: Sendable, Equatable {
 struct ImmediateResponder: Sendable {
     enum Kind: Sendable {
         case appleAssociation, androidAssociation, stylesheet, link
+        /// `/<suffix>`: answered when the link is cached; its route pattern is the router's catch-all.
+        case shortLink
     }
+
+    /// How metrics name the short-link route (the router's catch-all pattern).
+    static let shortLinkRoute = "/**"
+    /// Single-segment paths the router serves itself, which are never short links.
+    static let routerPaths = Set(HealthController<BasicRequestContext>.paths + [MetricsController<BasicRequestContext>.path])
 
     let files: AssociationFiles
     let stylesheet: ImmediateResponse
     let decider: LinkDecider
-    /// The paths answered here (their own route patterns, as metrics count them).
+    let shortLinks: CachedLinkStore
+    let linkEvents: LinkEventRecorder
+    let metrics: LinkMetrics
+    /// The fixed paths answered here (their own route patterns, as metrics count them).
     let routes: [String: Kind]
 
-    init(configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8]) {
+    init(configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], shortLinks: CachedLinkStore,
+         linkEvents: LinkEventRecorder, metrics: LinkMetrics) {
+        self.shortLinks = shortLinks
+        self.linkEvents = linkEvents
+        self.metrics = metrics
         self.files = files
         self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
                                             body: ByteBuffer(bytes: stylesheet))
@@ -53,8 +68,18 @@ struct ImmediateResponder: Sendable {
         self.routes = routes
     }
 
-    /// The answer to a GET or HEAD of `path`, or nil when it takes more than the head.
-    func respond(to kind: Kind, path: Substring, query: Substring?, headers: HTTPFields) -> ImmediateResponse? {
+    /// What `path` is, if it may be answered here.
+    func kind(of path: Substring) -> Kind? {
+        if let kind = routes[String(path)] { return kind }
+        guard path.utf8.first == UInt8(ascii: "/"), SuffixGenerator.isPlausible(path.dropFirst()), !Self.routerPaths.contains(String(path)) else {
+            return nil
+        }
+        return .shortLink
+    }
+
+    /// The answer to a GET or HEAD of `path`, or nil when it takes more than the head. A GET of a
+    /// short link counts its events, as the router's answer does.
+    func respond(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: HTTPFields) -> ImmediateResponse? {
         switch kind {
         case .appleAssociation:
             return files.apple.response(ifNoneMatch: headers[.ifNoneMatch])
@@ -71,6 +96,27 @@ struct ImmediateResponder: Sendable {
             case .dynamic(_, .redirect(let url, _)): return LinkDecider.redirect(.found, to: url)
             default: return nil
             }
+        case .shortLink:
+            let suffix = String(path.dropFirst())
+            // A link this replica has not resolved yet is read from the store by the router.
+            guard let record = shortLinks.cached(suffix: suffix) else { return nil }
+            let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
+            let outcome = decider.outcome(linkPath: "/", linkQuery: QueryString(Substring(record.longLinkQuery)), ownQuery: QueryString(query ?? ""),
+                                          visitor: visitor, ownPathAndQuery: LinkDecider.ownPathAndQuery(path: path, query: query))
+            let response: ImmediateResponse
+            let event: LinkEvent
+            switch outcome {
+            case .action(_, .continueToApp(let url)): (response, event) = (LinkDecider.redirect(.seeOther, to: url), .redirectToFallback)
+            case .dynamic(_, .redirect(let url, let followed)): (response, event) = (LinkDecider.redirect(.found, to: url), followed)
+            default: return nil
+            }
+            if method == .get {
+                for counted in [LinkEvent.click, event] {
+                    metrics.count(counted, platform: visitor.platform)
+                    linkEvents.count(counted, suffix: suffix, platform: visitor.platform)
+                }
+            }
+            return response
         }
     }
 }

@@ -21,7 +21,9 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
     private struct Answer {
         let response: ImmediateResponse
         let request: HTTPRequest
+        /// The route pattern, as metrics count it.
         let route: String
+        let path: String
         let start: ContinuousClock.Instant
     }
 
@@ -75,12 +77,13 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let start = ContinuousClock.now
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { target[..<$0] } ?? target[...]
-        guard let kind = responder.routes[String(path)],
+        guard let kind = responder.kind(of: path),
               AbuseLimitsMiddleware.headerBytes(request.headerFields) <= AbuseLimitsMiddleware.maximumHeaderBytes,
-              let response = responder.respond(to: kind, path: path, query: mark.map { target[target.index(after: $0)...] },
+              let response = responder.respond(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
                                                headers: request.headerFields)
         else { return nil }
-        return Answer(response: response, request: request, route: String(path), start: start)
+        return Answer(response: response, request: request, route: kind == .shortLink ? ImmediateResponder.shortLinkRoute : String(path),
+                      path: String(path), start: start)
     }
 
     private func write(_ answer: Answer, context: ChannelHandlerContext) {
@@ -94,7 +97,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         let duration = answer.start.duration(to: .now)
         metrics.request(route: answer.route, method: answer.request.method, status: response.status.code, duration: duration)
-        RequestLog.record(logger, method: answer.request.method, path: answer.route, status: response.status.code, duration: duration)
+        RequestLog.record(logger, method: answer.request.method, path: answer.path, status: response.status.code, duration: duration)
     }
 }
 

@@ -60,11 +60,13 @@ public struct LinkDomainServices: Sendable {
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let metrics = LinkMetrics()
         let certificates = try configuration.tls.map(CertificateStore.init)
+        let linkEvents = LinkEventRecorder(store: linkStore, logger: logger)
+        let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet, shortLinks: linkStore,
+                                           linkEvents: linkEvents, metrics: metrics)
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded,
                                           authBackend: InstrumentedAuthBackend(backend: authBackend, metrics: metrics),
                                           linkStore: linkStore, metrics: metrics, certificates: certificates, renderer: renderer,
-                                          immediate: ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet),
-                                          formSecret: secret, linkEvents: LinkEventRecorder(store: linkStore, logger: logger))
+                                          immediate: immediate, formSecret: secret, linkEvents: linkEvents)
         if let service = opened.service { services.backgroundServices.append(service) }
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)

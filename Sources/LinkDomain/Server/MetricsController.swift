@@ -70,9 +70,10 @@ public struct LinkMetrics: Sendable {
 
 struct MetricsController<Context: RequestContext>: Sendable {
     let metrics: LinkMetrics
+    static var path: String { "/metrics" }
 
     func addRoutes(to router: Router<Context>) {
-        router.get("/metrics") { _, _ in
+        router.get(RouterPath(Self.path)) { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }

@@ -14,8 +14,13 @@ final class CachedLinkStore: LinkStore {
         self.capacity = capacity
     }
 
+    /// The link, if this replica has resolved it before: no I/O, so the event loop can ask.
+    func cached(suffix: String) -> ShortLinkRecord? {
+        records.withLock { $0[suffix] }
+    }
+
     func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
-        if let cached = records.withLock({ $0[suffix] }) { return cached }
+        if let cached = cached(suffix: suffix) { return cached }
         guard let record = try await base.shortLink(suffix: suffix) else { return nil }
         records.withLock { records in
             if records.count >= capacity { records.removeAll(keepingCapacity: true) }

@@ -69,6 +69,74 @@ struct ImmediateResponseTests {
         #expect(live[0].status == .ok && live[5].status == .seeOther && live[8].status == .found)
     }
 
+    /// Short links to a straight Dynamic Links redirect, a sign-in link, and a preview page (the
+    /// router's to render), plus one whose suffix is a router path.
+    static func withShortLinks() async throws -> LinkDomainServices {
+        let services = try await Fixtures.services()
+        let action = "https://links.example.com/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone"
+        for (suffix, query) in [("Dyn1", "link=https%3A%2F%2Fexample.com%2Fproduct&efr=1"), ("Sgn1", "link=" + ActionLinkEncoder.percentEncode(action)),
+                                ("Prv1", "link=https%3A%2F%2Fexample.com%2Fproduct&ibi=com.example.mail"), ("healthz", "link=https%3A%2F%2Fexample.com%2F&efr=1")] {
+            try await services.linkStore.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: 1, origin: "import"))
+        }
+        return services
+    }
+
+    @Test("short links: answered on the event loop once resolved, with the router's answer, route label and counted events")
+    func shortLinks() async throws {
+        let (desktop, iPhone) = (Self.desktop, Self.iPhone)
+        let requests: [(path: String, userAgent: String, method: HTTPRequest.Method)] = [
+            ("/Dyn1", desktop, .get), ("/Dyn1", desktop, .get), ("/Dyn1", desktop, .head), ("/Sgn1", desktop, .get), ("/Sgn1", desktop, .get),
+            ("/Prv1", iPhone, .get), ("/Prv1", iPhone, .get), ("/Dyn1?d=1", desktop, .get), ("/healthz", desktop, .get), ("/healthz", desktop, .get),
+        ]
+        var results: [[Answer]] = []
+        var stats: [[LinkEventCount]] = []
+        for mode in [TestingSetup.live, .router] {
+            let services = try await Self.withShortLinks()
+            let application = LinkDomainApplication.build(services, logger: Logger(label: "test"))
+            results.append(try await application.test(mode) { client in
+                var answers: [Answer] = []
+                for request in requests {
+                    answers.append(try await client.execute(uri: request.path, method: request.method, headers: [.userAgent: request.userAgent]) { response in
+                        var headers: [String: String] = [:]
+                        for field in response.headers where field.name != .date && field.name != .contentLength {
+                            headers[field.name.canonicalName] = field.value
+                        }
+                        return Answer(status: response.status, headers: headers, body: String(buffer: response.body))
+                    })
+                }
+                let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+                #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="302"} 2"#), "\(mode)")
+                #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="303"} 2"#), "\(mode)")
+                return answers
+            })
+            await services.linkEvents.flush()
+            stats.append(try await services.linkStore.eventCounts(suffix: "Dyn1", fromDay: 0) + services.linkStore.eventCounts(suffix: "Sgn1", fromDay: 0))
+        }
+        #expect(results[0] == results[1])
+        #expect(results[0].map(\.status.code) == [302, 302, 302, 303, 303, 200, 200, 200, 200, 200])
+        #expect(results[0][8].body == "ok\n" && results[0][9].body == "ok\n")
+        // Two GETs each (HEAD and the debug page count nothing), whichever way they were answered.
+        for counts in stats {
+            #expect(counts == [
+                LinkEventCount(platform: .desktop, event: .click, count: 2), LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 2),
+                LinkEventCount(platform: .desktop, event: .click, count: 2), LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 2),
+            ])
+        }
+    }
+
+    @Test("the event loop answers a short link only once this replica has read it, and never a router path")
+    func shortLinkKinds() async throws {
+        let services = try await Self.withShortLinks()
+        let responder = services.immediate
+        #expect(responder.kind(of: "/Dyn1") == .shortLink)
+        #expect(responder.kind(of: "/healthz") == nil && responder.kind(of: "/metrics") == nil)
+        #expect(responder.kind(of: "/a/b") == nil && responder.kind(of: "/a.b") == nil)
+        #expect(responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: [.userAgent: Self.desktop]) == nil)
+        _ = try await services.linkStore.shortLink(suffix: "Dyn1")
+        let answer = responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: [.userAgent: Self.desktop])
+        #expect(answer?.status == .found && answer?.headers[.location] == "https://example.com/product")
+    }
+
     @Test("live answers carry a Date header in the HTTP format")
     func dateHeader() async throws {
         let application = LinkDomainApplication.build(try await Fixtures.services(), logger: Logger(label: "test"))
