@@ -91,11 +91,7 @@ struct ImmediateResponder: Sendable {
             let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
             let outcome = decider.outcome(linkPath: path, linkQuery: QueryString(query ?? ""), visitor: visitor,
                                           ownPathAndQuery: LinkDecider.ownPathAndQuery(path: path, query: query))
-            switch outcome {
-            case .action(_, .continueToApp(let url)): return LinkDecider.redirect(.seeOther, to: url)
-            case .dynamic(_, .redirect(let url, _)): return LinkDecider.redirect(.found, to: url)
-            default: return nil
-            }
+            return Self.straightRedirect(outcome)?.response
         case .shortLink:
             let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
@@ -103,13 +99,7 @@ struct ImmediateResponder: Sendable {
             let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
             let outcome = decider.outcome(linkPath: "/", linkQuery: QueryString(Substring(record.longLinkQuery)), ownQuery: QueryString(query ?? ""),
                                           visitor: visitor, ownPathAndQuery: LinkDecider.ownPathAndQuery(path: path, query: query))
-            let response: ImmediateResponse
-            let event: LinkEvent
-            switch outcome {
-            case .action(_, .continueToApp(let url)): (response, event) = (LinkDecider.redirect(.seeOther, to: url), .redirectToFallback)
-            case .dynamic(_, .redirect(let url, let followed)): (response, event) = (LinkDecider.redirect(.found, to: url), followed)
-            default: return nil
-            }
+            guard let (response, event) = Self.straightRedirect(outcome) else { return nil }
             if method == .get {
                 for counted in [LinkEvent.click, event] {
                     metrics.count(counted, platform: visitor.platform)
@@ -117,6 +107,16 @@ struct ImmediateResponder: Sendable {
                 }
             }
             return response
+        }
+    }
+
+    /// The redirect of a link that sends the visitor straight on, and the event a short link counts
+    /// for it; nil for every outcome that needs a page.
+    private static func straightRedirect(_ outcome: LinkOutcome) -> (response: ImmediateResponse, event: LinkEvent)? {
+        switch outcome {
+        case .action(_, .continueToApp(let url)): (LinkDecider.redirect(.seeOther, to: url), .redirectToFallback)
+        case .dynamic(_, .redirect(let url, let event)): (LinkDecider.redirect(.found, to: url), event)
+        default: nil
         }
     }
 }
