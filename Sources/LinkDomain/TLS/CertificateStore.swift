@@ -11,25 +11,27 @@ import Synchronization
 public final class CertificateStore: Sendable {
     /// A certificate chain and the private key that goes with it.
     struct Material: Sendable {
-        let chain: [NIOSSLCertificate]
-        let key: NIOSSLPrivateKey
+        /// As TLS configurations take them, made once rather than at every handshake.
+        let chain: [NIOSSLCertificateSource]
+        let key: NIOSSLPrivateKeySource
 
         init(files: TLSFiles) throws(LoadError) {
+            let certificates: [NIOSSLCertificate]
             do {
-                chain = try NIOSSLCertificate.fromPEMFile(files.certificatePath)
+                certificates = try NIOSSLCertificate.fromPEMFile(files.certificatePath)
             } catch {
                 throw .certificate("could not be read as PEM certificates (\(error))")
             }
-            if chain.isEmpty { throw .certificate("holds no certificate") }
+            if certificates.isEmpty { throw .certificate("holds no certificate") }
+            chain = certificates.map { .certificate($0) }
             do {
-                key = try NIOSSLPrivateKey(file: files.privateKeyPath, format: .pem)
+                key = .privateKey(try NIOSSLPrivateKey(file: files.privateKeyPath, format: .pem))
             } catch {
                 throw .privateKey("could not be read as a PEM private key (\(error))")
             }
             // BoringSSL refuses a key that does not belong to the certificate when it builds a context.
             do {
-                _ = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
-                                                                              privateKey: .privateKey(key)))
+                _ = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: key))
             } catch {
                 throw .privateKey("does not match the certificate in server.tls.certificatePath")
             }
@@ -59,14 +61,13 @@ public final class CertificateStore: Sendable {
     /// served the current certificate.
     public func serverConfiguration() -> TLSConfiguration {
         let material = current.withLock { $0 }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: material.chain.map { .certificate($0) },
-                                                                     privateKey: .privateKey(material.key))
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: material.chain, privateKey: material.key)
         configuration.minimumTLSVersion = .tlsv12
         configuration.sslContextCallback = { [self] _, promise in
             let material = current.withLock { $0 }
             var override = NIOSSLContextConfigurationOverride()
-            override.certificateChain = material.chain.map { .certificate($0) }
-            override.privateKey = .privateKey(material.key)
+            override.certificateChain = material.chain
+            override.privateKey = material.key
             promise.succeed(override)
         }
         return configuration
