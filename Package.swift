@@ -46,6 +46,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -53,8 +54,12 @@ let package = Package(
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            plugins: ["EmbedPageAssets"]
         ),
+        // Compiles Public/ into the library (see Plugins/EmbedPageAssets).
+        .executableTarget(name: "PageAssetEmbedder"),
+        .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["PageAssetEmbedder"]),
         .executableTarget(
             name: "linkdomain",
             dependencies: [
@@ -73,8 +78,8 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // The fuzzer's corpus: read from the source tree by the tests, not bundled.
-            exclude: ["LinkParsing/FuzzCorpus"]
+            // The fuzzers' corpora: read from the source tree by the tests, not bundled.
+            exclude: ["LinkParsing/FuzzCorpus", "EmbeddedBackend/FuzzCorpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

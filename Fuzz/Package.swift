@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
-// libFuzzer on the link parser. Its own package, so that the main build never sees a target
+// libFuzzer on the link parser and on Identity Toolkit request handling. Its own package, so that
+// the main build never sees a target
 // without a `main`. See README.md beside this file.
 import PackageDescription
 
@@ -10,8 +11,13 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "LinkParserFuzzer",
-            dependencies: [.product(name: "LinkDomain", package: "LinkDomain")]
-        )
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
+        ),
+        .executableTarget(
+            name: "IdentityToolkitFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
+        ),
+        .target(name: "FuzzerDriver"),
     ],
     swiftLanguageModes: [.v6]
 )

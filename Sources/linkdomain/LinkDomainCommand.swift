@@ -61,17 +61,26 @@ struct Serve: AsyncParsableCommand {
         let format: LineLogHandler.Format = logFormat == "json" ? .json : .text
         LoggingSystem.bootstrap { label in LineLogHandler(format: format, label: label, level: level) }
         let logger = Logger(label: "linkdomain")
-        let services = try await LinkDomainServices.make(configuration: configuration, files: files, logger: logger)
-        let app = LinkDomainApplication.build(
-            services,
-            logger: logger,
-            onServerRunning: { port in
-                // Written straight to the file handle so it shows at once even when stdout is a pipe.
-                FileHandle.standardOutput.write(Data((LinkDomainApplication.summary(configuration: configuration, listeningPort: port) + "\n").utf8))
-            }
-        )
-        // Hummingbird runs the server in a ServiceGroup that drains in-flight requests on SIGTERM/SIGINT.
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        for warning in ConfigurationWarnings.of(configuration) { logger.warning("\(warning)") }
+        if configuration.isDevelopmentForced {
+            logger.warning("DEVELOPMENT MODE FORCED (server.forceDevelopmentMode) on a host others can reach: anyone who reaches it can list every code and act as admin with Authorization: Bearer owner. Never do this on the internet.")
+        }
+        do {
+            let services = try await LinkDomainServices.make(configuration: configuration, files: files, logger: logger)
+            let app = LinkDomainApplication.build(
+                services,
+                logger: logger,
+                onServerRunning: { port in
+                    // Written straight to the file handle so it shows at once even when stdout is a pipe.
+                    FileHandle.standardOutput.write(Data((LinkDomainApplication.summary(configuration: configuration, listeningPort: port) + "\n").utf8))
+                }
+            )
+            // Hummingbird runs the server in a ServiceGroup that drains in-flight requests on SIGTERM/SIGINT.
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            FileHandle.standardError.write(Data((StartupFailure.describe(error, configuration: configuration) + "\n").utf8))
+            throw ExitCode(1)
+        }
     }
 }
 
@@ -85,7 +94,9 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let (configuration, files) = try options.load()
-        print("configuration OK: \(configuration.appleApps.count) Apple app(s), \(configuration.androidApps.count) Android app(s)")
+        print("configuration OK: \(configuration.appleApps.count) Apple app(s), \(configuration.androidApps.count) Android app(s), "
+            + "\(configuration.mode.rawValue) mode" + (configuration.publicDirectory.map { ", pages from \($0)" } ?? ", built-in pages"))
+        for warning in ConfigurationWarnings.of(configuration) { print("warning: \(warning)") }
         print("\n/.well-known/apple-app-site-association (\(files.apple.bytes.count) bytes):")
         print(files.apple.text, terminator: files.apple.text.hasSuffix("\n") ? "" : "\n")
         print("\n/.well-known/assetlinks.json (\(files.android.bytes.count) bytes):")

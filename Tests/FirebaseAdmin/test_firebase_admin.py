@@ -18,6 +18,9 @@ def server():
     """`linkdomain serve` on a free port with a fresh database; FIREBASE_AUTH_EMULATOR_HOST points at it."""
     server = Server(tempfile.mkdtemp(prefix="linkdomain-admin-"), "admin", {
         "publicBaseURL": "https://links.example.com",
+        # firebase-admin speaks to an emulator with `Bearer owner`: development, forced because the
+        # links name a public host.
+        "server": {"forceDevelopmentMode": True},
         "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]},
         "android": {"apps": [{"packageName": "com.example.app", "fingerprints": ["AB" * 32]}]},
         "authorizedDomains": ["app.example.com"],

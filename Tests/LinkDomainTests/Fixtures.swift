@@ -11,6 +11,10 @@ enum Fixtures {
     static let fingerprintA = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
     static let fingerprintB = "AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89:AB:CD:EF:01:23:45:67:89"
 
+    /// The keys of the deployment ``multiAppJSON`` describes.
+    static let apiKey = "fixture-api-key"
+    static let adminKey = "fixture-admin-key-0123456789abcdef0123"
+
     /// Two Apple apps (the second with extra paths, web credentials and an App Clip) and two Android apps.
     static let multiAppJSON = """
         {
@@ -31,15 +35,16 @@ enum Fixtures {
             ]
           },
           "authorizedDomains": ["example.com", "Shop.Example.com"],
-          "backend": { "kind": "embedded" }
+          "backend": {
+            "kind": "embedded", "apiKeys": ["\(apiKey)"], "adminKeys": ["\(adminKey)"]
+          }
         }
         """
 
-    /// The services for ``multiAppJSON``, with a throw-away database and the repository's `Public/`.
+    /// The services for ``multiAppJSON``, with a throw-away database and the built-in pages.
     static func services(_ json: String = multiAppJSON) async throws -> LinkDomainServices {
         var configuration = try load(json)
         configuration.sqlitePath = FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-\(UUID().uuidString).sqlite").path
-        configuration.publicDirectory = repositoryRoot.appendingPathComponent("Public").path
         return try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
     }
 

@@ -53,6 +53,8 @@ def server(pki):
         "apple": {"apps": [{"teamID": "A1B2C3D4E5", "bundleID": "dev.linkdomain.demo"}]},
         "android": {"apps": [{"packageName": "dev.linkdomain.demo", "fingerprints": [":".join(["AB"] * 32)]}]},
         "storage": {"sqlitePath": str(pki / "tls.sqlite")},
+        # HTTPS makes this a deployment: the embedded backend needs its keys.
+        "backend": {"apiKeys": ["tls-test-api-key"], "adminKeys": ["tls-test-admin-key-0123456789abcdef0123456789"]},
     }, ca=pki / "ca.pem")
     yield server
     server.stop()

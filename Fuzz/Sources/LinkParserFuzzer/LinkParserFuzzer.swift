@@ -1,3 +1,4 @@
+import FuzzerDriver
 import LinkDomain
 
 /// libFuzzer's entry point: any bytes, read as UTF-8 (with replacement), through ``LinkExercise``.
@@ -9,14 +10,8 @@ public func linkParserFuzzTarget(_ data: UnsafePointer<UInt8>, _ size: Int) -> C
     return 0
 }
 
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                     _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt) -> CInt
-
 /// SwiftPM links an executable's `main` to `<target>_main`; this hands control to libFuzzer's driver.
 @_cdecl("LinkParserFuzzer_main")
 public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var argc = argc
-    var argv = argv
-    return runFuzzerDriver(&argc, &argv) { data, size in linkParserFuzzTarget(data, size) }
+    runFuzzer(argc, argv) { data, size in linkParserFuzzTarget(data, size) }
 }

@@ -25,6 +25,8 @@ struct EmbeddedAuthBackend: AuthBackend {
         _ operation: (AccountService, RequestBody, CallContext) async throws -> JSONValue
     ) async throws(BackendError) -> CodeInfo {
         do {
+            // The pages' form values meet the same limits as the HTTP API's bodies.
+            try RequestBodyDecoder.check(fields)
             let answer = try await operation(service, RequestBody(fields), CallContext(tenantID: context.tenantID ?? ""))
             guard case .object(let object) = answer else { throw BackendError.invalidResponse }
             return CodeInfo(object)

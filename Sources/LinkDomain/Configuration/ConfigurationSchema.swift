@@ -48,6 +48,7 @@ enum ConfigurationSchema {
             "host": .string,
             "port": .integer,
             "idleTimeoutSeconds": .integer,
+            "forceDevelopmentMode": .boolean,
             "tls": .object([
                 "certificatePath": .string,
                 "privateKeyPath": .string,
@@ -65,6 +66,8 @@ enum ConfigurationSchema {
             "kind": .string,
             "projectID": .string,
             "apiKey": .string,
+            "apiKeys": .stringList,
+            "adminKeys": .stringList,
             "emailEnumerationProtection": .boolean,
             "codeLifetimeSeconds": .integer,
             "url": .string,

@@ -23,6 +23,14 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var projectID: String
     /// The API key action links carry.
     public var apiKey: String
+    /// In a deployment, the keys the embedded backend accepts on client calls (`?key=` or
+    /// `X-Goog-Api-Key`): `backend.apiKey` when set, and `backend.apiKeys`. In development any key is accepted.
+    public var clientAPIKeys: [String]
+    /// In a deployment, the bearer tokens of admin calls (`Authorization: Bearer KEY`): `backend.adminKeys`.
+    public var adminKeys: [String]
+    /// Keeps development mode (the emulator's powers) on a configuration that would otherwise be a
+    /// deployment: for a CI container that binds every interface. Logged loudly at start.
+    public var forceDevelopmentMode: Bool
     /// Whether the embedded backend hides which emails are registered (on by default, as for new Firebase projects).
     public var emailEnumerationProtection: Bool
     /// How long the embedded backend's reset, verification and sign-in codes stay valid.
@@ -44,8 +52,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var pivotBaseURL: String?
     /// A custom email action handler path (besides `/__/auth/action`), as set in the Firebase console.
     public var actionPath: String?
-    /// Where templates, string tables and static assets are.
-    public var publicDirectory: String
+    /// A directory of templates, string tables and the stylesheet that replaces the built-in ones.
+    public var publicDirectory: String?
     /// The key that signs page forms; random per process when nil (set it when running replicas).
     public var formSecret: String?
     /// For `emulator` and `identityToolkit` backends: the backend's base URL.
@@ -71,7 +79,7 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         sqlitePath: String = "linkdomain.sqlite",
         pivotBaseURL: String? = nil,
         actionPath: String? = nil,
-        publicDirectory: String = "Public",
+        publicDirectory: String? = nil,
         formSecret: String? = nil,
         backendURL: String? = nil,
         backendTimeoutSeconds: Int = 10,
@@ -81,8 +89,14 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         burst: Int = 30,
         trustedProxies: [String] = [],
         tls: TLSFiles? = nil,
-        idleTimeoutSeconds: Int = 30
+        idleTimeoutSeconds: Int = 30,
+        clientAPIKeys: [String] = [],
+        adminKeys: [String] = [],
+        forceDevelopmentMode: Bool = false
     ) {
+        self.clientAPIKeys = clientAPIKeys
+        self.adminKeys = adminKeys
+        self.forceDevelopmentMode = forceDevelopmentMode
         self.publicBaseURL = publicBaseURL
         self.host = host
         self.port = port
@@ -111,11 +125,43 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
     }
 
+    /// Development when the server binds a loopback address and `publicBaseURL` is `http://` on a
+    /// loopback host (or an operator forces it); anything else is a deployment.
+    public var mode: ServingMode {
+        forceDevelopmentMode || isLoopbackOnly ? .development : .deployment
+    }
+
+    /// Development mode was forced on a configuration that reaches beyond this machine.
+    public var isDevelopmentForced: Bool { forceDevelopmentMode && !isLoopbackOnly }
+
+    /// Bound to loopback and addressed as loopback over plain HTTP: nobody else can reach it.
+    var isLoopbackOnly: Bool {
+        guard tls == nil, let address = WebAddress(publicBaseURL), address.scheme == "http", address.isLoopback else { return false }
+        return ServingMode.isLoopbackBind(host)
+    }
+
     /// The link domain's host name (no port).
     public var publicHost: String {
         let authority = publicBaseURL.split(separator: "/").dropFirst().first.map(String.init) ?? ""
         if authority.hasPrefix("[") { return String(authority.prefix { $0 != "]" }) + "]" }
         return authority.split(separator: ":").first.map(String.init) ?? authority
+    }
+}
+
+/// Who may use the server's powers.
+public enum ServingMode: String, Sendable, Equatable {
+    /// A developer's machine: the Firebase Auth emulator's contract holds (codes listed, `Bearer
+    /// owner` is an admin, any API key, links logged).
+    case development
+    /// Anything others can reach: configured keys only, no code listing, nothing secret in logs.
+    case deployment
+
+    /// `localhost`, `127.0.0.0/8` and `::1`.
+    static func isLoopbackBind(_ host: String) -> Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 }
 

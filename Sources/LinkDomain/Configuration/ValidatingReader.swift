@@ -71,7 +71,10 @@ struct ValidatingReader {
                                      expected: "an https:// origin on a second host, such as \"https://open.example.com\", with no path")
         let actionPath = validated(["actionPath"], ConfigurationValidators.actionPath,
                                    expected: "a path such as \"/auth/action\": starts with /, letters, digits, '-', '_', '/' and '.' only")
-        let publicDirectory = resolve(string(["publicDirectory"]) ?? "Public", against: baseDirectory)
+        let publicDirectory = string(["publicDirectory"]).map { resolve($0, against: baseDirectory) }
+        if let publicDirectory, let problem = PageAssets.problem(inDirectory: publicDirectory) {
+            report(["publicDirectory"], problem: problem, expected: "a directory holding templates/*.mustache, locales/*.json and static/styles.css, or no key (the built-in pages)")
+        }
         let formSecret = string(["formSecret"])
         if let formSecret, formSecret.utf8.count < 32 {
             report(["formSecret"], problem: "is \(formSecret.utf8.count) characters long", expected: "at least 32 random characters")
@@ -93,7 +96,17 @@ struct ValidatingReader {
         let projectID = validated(["backend", "projectID"], ConfigurationValidators.projectID,
                                   expected: "a project ID: 4 to 30 lower-case letters, digits or '-', starting with a letter")
             ?? "demo-linkdomain"
-        let apiKey = string(["backend", "apiKey"]) ?? "demo-api-key"
+        let explicitAPIKey = string(["backend", "apiKey"])
+        let listedAPIKeys = stringList(["backend", "apiKeys"]) ?? []
+        let clientAPIKeys = (explicitAPIKey.map { [$0] } ?? []) + listedAPIKeys
+        let apiKey = explicitAPIKey ?? listedAPIKeys.first ?? "demo-api-key"
+        let adminKeys = stringList(["backend", "adminKeys"]) ?? []
+        for (index, key) in adminKeys.enumerated() where key.utf8.count < 32 {
+            // The key itself is a secret: say only how long it is.
+            report(["backend", "adminKeys"], problem: "key \(index) is \(key.utf8.count) characters long",
+                   expected: "admin keys of at least 32 random characters (openssl rand -hex 32)")
+        }
+        let forceDevelopment = boolean(["server", "forceDevelopmentMode"]) ?? false
         let enumerationProtection = boolean(["backend", "emailEnumerationProtection"]) ?? true
         let codeLifetime = integer(["backend", "codeLifetimeSeconds"], in: 60...604_800, default: 3600,
                                    expected: "60 to 604800 seconds (a week)")
@@ -106,8 +119,9 @@ struct ValidatingReader {
             report(["backend", "kind"], problem: "\"\(backendName)\" is not a backend",
                    expected: "one of: " + BackendKind.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        guard problems.isEmpty, let backend else { return nil }
-        return LinkDomainConfiguration(
+        // Built even when something is wrong, so that the deployment checks below report alongside the rest.
+        guard let backend else { return nil }
+        var configuration = LinkDomainConfiguration(
             publicBaseURL: publicBaseURL, host: host, port: port,
             appleApps: appleApps, appleAssociationFile: associationFile, androidApps: androidApps,
             authorizedDomains: domains, backend: backend, projectID: projectID, apiKey: apiKey,
@@ -115,8 +129,28 @@ struct ValidatingReader {
             pivotBaseURL: pivotBaseURL, actionPath: actionPath, publicDirectory: publicDirectory, formSecret: formSecret,
             backendURL: backendURL, backendTimeoutSeconds: backendTimeout, shortLinkAPIKeys: shortLinkAPIKeys,
             postgresURL: postgresURL, requestsPerMinute: requestsPerMinute, burst: burst, trustedProxies: trustedProxies,
-            tls: tls, idleTimeoutSeconds: idleTimeout
+            tls: tls, idleTimeoutSeconds: idleTimeout,
+            clientAPIKeys: clientAPIKeys, adminKeys: adminKeys, forceDevelopmentMode: forceDevelopment
         )
+        configuration.publicDirectory = publicDirectory
+        reportMissingDeploymentKeys(configuration)
+        return problems.isEmpty ? configuration : nil
+    }
+
+    /// A deployment serving the embedded backend must say who may call it: the emulator's "any key,
+    /// `Bearer owner`" would hand every account to anyone who finds the host.
+    private mutating func reportMissingDeploymentKeys(_ configuration: LinkDomainConfiguration) {
+        guard configuration.backend == .embedded, configuration.mode == .deployment else { return }
+        let why = "this is a deployment (publicBaseURL \(configuration.publicBaseURL), bound to \(configuration.host)), "
+            + "where the embedded backend takes only configured keys"
+        if configuration.clientAPIKeys.isEmpty {
+            report(["backend", "apiKeys"], problem: "is missing: \(why)",
+                   expected: "the API keys your apps send (backend.apiKeys, or backend.apiKey)")
+        }
+        if configuration.adminKeys.isEmpty {
+            report(["backend", "adminKeys"], problem: "is missing: \(why)",
+                   expected: "one or more secret admin keys of 32+ characters for Authorization: Bearer (openssl rand -hex 32)")
+        }
     }
 
     /// Relative paths in a configuration file are relative to that file.

@@ -14,7 +14,9 @@ struct AccountService: Sendable {
     let settings: EmbeddedBackendSettings
     let store: any AuthStore
     let tokens: TokenIssuer
-    var hasher: PasswordHasher { PasswordHasher(rounds: settings.passwordHashRounds) }
+    var passwords: PasswordService {
+        PasswordService(hasher: PasswordHasher(rounds: settings.passwordHashRounds), pool: .shared)
+    }
     let clock: any BackendClock
     let logger: Logger
 
@@ -32,7 +34,7 @@ struct AccountService: Sendable {
         let user = UserRecord(
             tenantID: context.tenantID, localID: localID, email: email,
             emailVerified: context.isAdmin ? (body.bool("emailVerified") ?? false) : false,
-            passwordHash: try password.map(hasher.hash), passwordUpdatedAt: password == nil ? nil : now,
+            passwordHash: try await password.asyncMap(passwords.hash), passwordUpdatedAt: password == nil ? nil : now,
             displayName: body.string("displayName"), photoURL: body.string("photoUrl"),
             disabled: context.isAdmin ? (body.bool("disabled") ?? false) : false,
             createdAt: now, lastLoginAt: context.isAdmin ? nil : now, validSince: now / 1000)
@@ -54,10 +56,13 @@ struct AccountService: Sendable {
         guard let rawEmail = body.string("email") else { throw IdentityToolkitError.missingEmail }
         let email = try normalizedEmail(rawEmail)
         guard let password = body.string("password") else { throw IdentityToolkitError.missingPassword }
-        guard var user = try await store.user(tenantID: context.tenantID, email: email) else {
+        let found = try await store.user(tenantID: context.tenantID, email: email)
+        // The hash is computed whether or not the account exists: the time taken must not say which.
+        let matches = try await passwords.verify(password, against: found?.passwordHash)
+        guard var user = found else {
             throw settings.emailEnumerationProtection ? IdentityToolkitError.invalidLoginCredentials : .emailNotFound
         }
-        guard let hash = user.passwordHash, hasher.verify(password, against: hash) else {
+        guard matches else {
             throw settings.emailEnumerationProtection ? IdentityToolkitError.invalidLoginCredentials : .invalidPassword
         }
         if user.disabled { throw IdentityToolkitError.userDisabled }
@@ -82,7 +87,7 @@ struct AccountService: Sendable {
         }
         let returnLink = body.bool("returnOobLink") ?? false
         if returnLink && !context.isAdmin { throw IdentityToolkitError.insufficientPermission }
-        let settings = try ActionCodeSettings(body, backend: self.settings)
+        let settings = try ActionCodeSettings(body, backend: self.settings, logger: logger)
 
         var email: String
         var newEmail: String?
@@ -159,7 +164,7 @@ struct AccountService: Sendable {
         if user.disabled { throw IdentityToolkitError.userDisabled }
         _ = try await redeem(code)
         let now = clock.nowMilliseconds()
-        user.passwordHash = try hasher.hash(newPassword)
+        user.passwordHash = try await passwords.hash(newPassword)
         user.passwordUpdatedAt = now
         user.emailVerified = true
         user.validSince = now / 1000
@@ -187,7 +192,7 @@ struct AccountService: Sendable {
         var revokeSessions = false
         if let password = body.string("password") {
             try checkStrength(password)
-            user.passwordHash = try hasher.hash(password)
+            user.passwordHash = try await passwords.hash(password)
             user.passwordUpdatedAt = now
             revokeSessions = true
         }
@@ -201,7 +206,9 @@ struct AccountService: Sendable {
         if context.isAdmin {
             if let verified = body.bool("emailVerified") { user.emailVerified = verified }
             if let disabled = body.bool("disableUser") ?? body.bool("disabled") { user.disabled = disabled }
-            if let validSince = body.string("validSince").flatMap(Int64.init) { user.validSince = validSince }
+            if let validSince = try body.integer("validSince", in: Self.validSinceRange, error: IdentityToolkitError("INVALID_VALID_SINCE")) {
+                user.validSince = validSince
+            }
         }
         if revokeSessions && !context.isAdmin { user.validSince = now / 1000 }
         try await update(user)
@@ -370,7 +377,8 @@ struct AccountService: Sendable {
         guard let user = try await store.user(tenantID: record.tenantID, localID: record.localID) else { throw IdentityToolkitError.userNotFound }
         if user.disabled { throw IdentityToolkitError.userDisabled }
         // Sessions that began before the account's validSince (password reset, unverified password removed) are over.
-        if record.createdAt < user.validSince * 1000 { throw IdentityToolkitError.tokenExpired }
+        // Compared in seconds: a stored validSince is never multiplied, so no value can overflow.
+        if record.createdAt / 1000 < user.validSince { throw IdentityToolkitError.tokenExpired }
         let now = clock.nowMilliseconds()
         let idToken = try await tokens.idToken(for: user, provider: user.emailLinkSignIn ? "emailLink" : "password",
                                                authTime: now / 1000, now: now / 1000)
@@ -418,8 +426,14 @@ struct AccountService: Sendable {
             newEmail: newEmail, localID: localID, link: link, createdAt: now,
             expiresAt: now + Int64(self.settings.codeLifetimeSeconds) * 1000)
         try await store.insertCode(record)
-        // The embedded backend sends no mail: this line is the mail.
-        logger.info("link for \(email)", metadata: ["type": .string(type.rawValue), "link": .string(link)])
+        switch self.settings.mode {
+        case .development:
+            // The emulator's contract: no mail is sent, this line is the mail.
+            logger.info("link for \(email)", metadata: ["type": .string(type.rawValue), "link": .string(link)])
+        case .deployment:
+            // Neither the address nor the link: whoever reads the logs must not be able to use the code.
+            logger.info("code issued", metadata: ["type": .string(type.rawValue)])
+        }
         return record
     }
 
@@ -531,11 +545,15 @@ struct AccountService: Sendable {
         return info.json
     }
 
+    /// `validSince` as admins may set it: seconds from 1970 to the end of year 9999.
+    static let validSinceRange: ClosedRange<Int64> = 0...253_402_300_799
+
     private func normalizedEmail(_ raw: String) throws -> String {
         let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        // No whitespace or control characters: an address is shown in pages and mails, and must not carry escape sequences.
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            !email.contains(where: { $0.isWhitespace })
+            email.utf8.count <= 254, !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
         else { throw IdentityToolkitError.invalidEmail }
         return email
     }

@@ -1,3 +1,5 @@
+import Logging
+
 /// The ActionCodeSettings fields of `accounts:sendOobCode`, checked as Identity Toolkit checks them.
 struct ActionCodeSettings: Sendable {
     var continueURL: String?
@@ -10,10 +12,17 @@ struct ActionCodeSettings: Sendable {
 
     init() {}
 
-    init(_ body: RequestBody, backend: EmbeddedBackendSettings) throws {
+    init(_ body: RequestBody, backend: EmbeddedBackendSettings, logger: Logger) throws {
         if let continueURL = body.string("continueUrl") {
-            guard let address = WebAddress(continueURL) else { throw IdentityToolkitError.invalidContinueURI }
-            guard backend.authorizedDomains.contains(address.host) else { throw IdentityToolkitError.unauthorizedDomain }
+            guard let address = WebAddress(continueURL) else {
+                logger.notice("continue URL refused: not an http(s) URL with a host")
+                throw IdentityToolkitError.invalidContinueURI
+            }
+            guard backend.authorizedDomains.contains(address.host) else {
+                // The host says what to add to authorizedDomains; the rest of the URL may carry a user's data.
+                logger.notice("continue URL refused: host not in authorizedDomains", metadata: ["host": .string(address.host)])
+                throw IdentityToolkitError.unauthorizedDomain
+            }
             self.continueURL = continueURL
         }
         canHandleCodeInApp = body.bool("canHandleCodeInApp") ?? false

@@ -15,6 +15,9 @@ public struct EmbeddedBackend: Sendable {
             emailEnumerationProtection: configuration.emailEnumerationProtection,
             codeLifetimeSeconds: configuration.codeLifetimeSeconds)
         settings.passwordHashRounds = configuration.passwordHashRounds
+        settings.mode = configuration.mode
+        settings.clientAPIKeys = configuration.clientAPIKeys
+        settings.adminKeys = configuration.adminKeys
         service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
                                  clock: clock, logger: logger)
     }

@@ -14,6 +14,12 @@ public struct EmbeddedBackendSettings: Sendable {
     public var emailEnumerationProtection: Bool
     /// How long reset, verification and sign-in codes stay valid.
     public var codeLifetimeSeconds: Int
+    /// Development keeps the emulator's contract; a deployment takes configured keys only.
+    public var mode: ServingMode = .development
+    /// The API keys a deployment accepts on client calls.
+    public var clientAPIKeys: [String] = []
+    /// The bearer tokens a deployment accepts on admin calls.
+    public var adminKeys: [String] = []
     /// scrypt's cost for new password hashes (existing hashes keep their own).
     var passwordHashRounds = PasswordHasher.defaultRounds
 

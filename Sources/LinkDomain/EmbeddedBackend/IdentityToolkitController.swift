@@ -69,28 +69,32 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
                 return json(try await service.refresh(try await requestBody(request, context: context)))
             }
         }
-        router.get("/emulator/v1/projects/:projectID/oobCodes") { _, context in
-            await answer { json(try await service.listCodes(projectID: context.parameters.get("projectID") ?? "")) }
+        // The emulator's outbox: every live code with its address. Only a developer's own machine has it.
+        if service.settings.mode == .development {
+            router.get("/emulator/v1/projects/:projectID/oobCodes") { _, context in
+                await answer { json(try await service.listCodes(projectID: context.parameters.get("projectID") ?? "")) }
+            }
         }
     }
 
     private func legacy(_ request: Request, context: Context) async throws -> Response {
         let name = context.parameters.get("name") ?? ""
         guard let operation = Self.legacyOperations[name] else { throw IdentityToolkitError.notFound(request.uri.path) }
-        return try await run(operation, request, context: context, call: CallContext(isAdmin: isAdmin(request)))
+        return try await run(operation, request, context: context, call: CallContext(isAdmin: try isAdmin(request)))
     }
 
     /// `v1/accounts:X`, `v1/projects/P/accounts:X` or `v1/projects/P/tenants/T/accounts:X`.
     private func dispatch(_ request: Request, context: Context, path: [Substring]) async throws -> Response {
-        var call = CallContext(isAdmin: isAdmin(request))
+        var call = CallContext(isAdmin: try isAdmin(request))
         var rest = path[...]
         if rest.first == "projects" {
             guard rest.count >= 3, rest.dropFirst().first == Substring(service.settings.projectID) else {
                 throw IdentityToolkitError("PROJECT_NOT_FOUND", status: .notFound)
             }
             rest = rest.dropFirst(2)
-            if rest.first == "tenants", rest.count >= 3 {
-                call.tenantID = String(rest.dropFirst().first!)
+            if rest.first == "tenants", rest.count >= 3, let tenant = rest.dropFirst().first {
+                guard tenant.utf8.count <= 128 else { throw IdentityToolkitError("INVALID_TENANT_ID") }
+                call.tenantID = String(tenant)
                 rest = rest.dropFirst(2)
             }
         }
@@ -108,33 +112,41 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         return json(try await operation(service, body, call))
     }
 
-    /// Admin calls carry `Authorization: Bearer owner` (what the emulator accepts); client calls an API key.
-    private func isAdmin(_ request: Request) -> Bool {
-        request.headers[.authorization] == "Bearer owner"
+    /// Whether the call is an admin's: `Authorization: Bearer KEY` with one of the configured admin
+    /// keys, or in development `Bearer owner` as the emulator accepts. In a deployment a bearer token
+    /// that is not an admin key is refused outright rather than read as a client call.
+    private func isAdmin(_ request: Request) throws(IdentityToolkitError) -> Bool {
+        guard let authorization = request.headers[.authorization] else { return false }
+        let settings = service.settings
+        let token = authorization.hasPrefix("Bearer ") ? authorization.dropFirst("Bearer ".count) : ""
+        if !token.isEmpty, settings.adminKeys.contains(where: { ConstantTime.equal($0.utf8, token.utf8) }) { return true }
+        switch settings.mode {
+        case .development: return token == "owner"
+        case .deployment: throw IdentityToolkitError.unauthenticated
+        }
     }
 
-    private func authorize(_ request: Request, isAdmin: Bool) throws {
+    /// Client calls carry an API key (`?key=` or `X-Goog-Api-Key`): any key in development, as the
+    /// emulator takes any; a configured one in a deployment.
+    private func authorize(_ request: Request, isAdmin: Bool) throws(IdentityToolkitError) {
         if isAdmin { return }
-        guard let key = request.uri.queryParameters["key"], !key.isEmpty else { throw IdentityToolkitError.missingAPIKey }
+        let key = request.uri.queryParameters["key"].map(String.init) ?? request.headers[.googAPIKey]
+        guard let key, !key.isEmpty else { throw IdentityToolkitError.missingAPIKey }
+        let settings = service.settings
+        guard settings.mode == .development || settings.clientAPIKeys.contains(where: { ConstantTime.equal($0.utf8, key.utf8) }) else {
+            throw IdentityToolkitError.invalidAPIKey
+        }
     }
 
     private func requestBody(_ request: Request, context: Context) async throws -> RequestBody {
-        let buffer = try await request.body.collect(upTo: 1 << 20)
-        if buffer.readableBytes == 0 { return RequestBody() }
-        if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
-            var fields: [String: JSONValue] = [:]
-            for pair in String(buffer: buffer).split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map {
-                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-                }
-                fields[parts[0]] = .string(parts.count > 1 ? parts[1] : "")
-            }
-            return RequestBody(fields)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
+        } catch {
+            throw IdentityToolkitError("INVALID_ARGUMENT", detail: "the request body is larger than \(RequestBodyDecoder.maximumBodyBytes) bytes",
+                                       status: .contentTooLarge)
         }
-        guard case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
-            throw IdentityToolkitError("INVALID_JSON", detail: "the request body is not a JSON object")
-        }
-        return RequestBody(fields)
+        return try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType])
     }
 
     private func json(_ value: JSONValue) -> Response {
@@ -164,4 +176,5 @@ extension IdentityToolkitController {
 
 extension HTTPField.Name {
     static let firebaseLocale = HTTPField.Name("X-Firebase-Locale")!
+    static let googAPIKey = HTTPField.Name("X-Goog-Api-Key")!
 }

@@ -45,6 +45,11 @@ public struct IdentityToolkitError: Error, Sendable, Equatable {
     static let operationNotAllowed = Self("OPERATION_NOT_ALLOWED")
     static let duplicateLocalID = Self("DUPLICATE_LOCAL_ID")
     static let missingAPIKey = Self("The request is missing a valid API key.", status: .forbidden)
+    /// Google's answer to a key it does not know.
+    static let invalidAPIKey = Self("API key not valid. Please pass a valid API key.")
+    /// Google's answer to a bearer token it does not accept.
+    static let unauthenticated = Self("UNAUTHENTICATED", detail: "Request had invalid authentication credentials.", status: .unauthorized)
+    static let tooManyAttempts = Self("TOO_MANY_ATTEMPTS_TRY_LATER", status: .tooManyRequests)
     static let insufficientPermission = Self("INSUFFICIENT_PERMISSION", status: .unauthorized)
     static let internalError = Self("INTERNAL_ERROR", status: .internalServerError)
 

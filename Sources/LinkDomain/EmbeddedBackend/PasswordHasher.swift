@@ -1,6 +1,9 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
 
 /// Hashes passwords with scrypt (memory-hard), storing parameters and salt with the hash so they
 /// can be raised later without invalidating existing hashes: `scrypt$N$r$p$salt$hash` (base64).
@@ -27,8 +30,7 @@ struct PasswordHasher: Sendable {
             let key = try? derive(password, salt: Array(salt), rounds: rounds, blockSize: blockSize, parallelism: parallelism)
         else { return false }
         // Constant-time comparison: the time taken says nothing about how much matched.
-        guard key.count == expected.count else { return false }
-        return zip(key, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        return ConstantTime.equal(key, expected)
     }
 
     private func derive(_ password: String, salt: [UInt8], rounds: Int, blockSize: Int, parallelism: Int) throws -> [UInt8] {
@@ -36,5 +38,70 @@ struct PasswordHasher: Sendable {
             from: Array(password.utf8), salt: salt, outputByteCount: 32, rounds: rounds, blockSize: blockSize,
             parallelism: parallelism, maxMemory: 64 * 1024 * 1024)
         return key.withUnsafeBytes { Array($0) }
+    }
+}
+
+/// Where password hashes are computed: a few threads of their own, so that a burst of sign-ins
+/// queues here instead of stalling the event loops that answer everything else (`/healthz`, pages,
+/// redirects). At most ``maximumQueued`` hashes wait; past that a sign-in is refused at once.
+final class PasswordHashingPool: Sendable {
+    /// One core is always left to the event loops.
+    static let shared = PasswordHashingPool(threads: max(1, min(8, System.coreCount - 1)), maximumQueued: 256)
+
+    private let pool: NIOThreadPool
+    private let maximumQueued: Int
+    private let queued = Mutex(0)
+
+    init(threads: Int, maximumQueued: Int) {
+        pool = NIOThreadPool(numberOfThreads: threads)
+        pool.start()
+        self.maximumQueued = maximumQueued
+    }
+
+    /// Runs `work` on the pool; ``IdentityToolkitError/tooManyAttempts`` when too many already wait.
+    func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        let admitted = queued.withLock { count in
+            guard count < maximumQueued else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else { throw IdentityToolkitError.tooManyAttempts }
+        defer { queued.withLock { $0 -= 1 } }
+        return try await pool.runIfActive(work)
+    }
+}
+
+/// Password hashing as the account operations use it: off the event loop, and with the same cost
+/// whether or not an account exists, so timing does not tell which addresses are registered.
+struct PasswordService: Sendable {
+    let hasher: PasswordHasher
+    let pool: PasswordHashingPool
+
+    /// A hash of a random password at the configured cost, made once per cost: what an unknown
+    /// address's password is checked against.
+    private static let decoys = Mutex<[Int: String]>([:])
+
+    func hash(_ password: String) async throws -> String {
+        let hasher = hasher
+        return try await pool.run { try hasher.hash(password) }
+    }
+
+    /// Whether `password` matches `stored`; with no stored hash (no account, or no password), the
+    /// same work is done against a decoy and the answer is false.
+    func verify(_ password: String, against stored: String?) async throws -> Bool {
+        let hasher = hasher
+        let rounds = hasher.rounds
+        let decoy = Self.decoys.withLock { $0[rounds] }
+        return try await pool.run {
+            if let stored { return hasher.verify(password, against: stored) }
+            if let decoy {
+                _ = hasher.verify(password, against: decoy)
+            } else {
+                // Making the decoy costs one derivation, as checking against it would.
+                let made = try hasher.hash(RandomToken.make(bytes: 16))
+                Self.decoys.withLock { $0[rounds] = made }
+            }
+            return false
+        }
     }
 }

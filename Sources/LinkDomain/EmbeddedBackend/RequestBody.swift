@@ -24,6 +24,19 @@ struct RequestBody: Sendable {
         }
     }
 
+    /// A whole number within `range`, sent as a JSON number or a decimal string; `error` otherwise.
+    func integer(_ name: String, in range: ClosedRange<Int64>, error: IdentityToolkitError) throws(IdentityToolkitError) -> Int64? {
+        let value: Int64?
+        switch fields[name] {
+        case nil, .null?: return nil
+        case .integer(let integer)?: value = Int64(exactly: integer)
+        case .string(let text)?: value = Int64(text)
+        default: value = nil
+        }
+        guard let value, range.contains(value) else { throw error }
+        return value
+    }
+
     func strings(_ name: String) -> [String] {
         switch fields[name] {
         case .string(let value)?: [value]

@@ -20,6 +20,9 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let decider: LinkDecider
     let stylesheet: ImmediateResponse
     let logger: Logger
+    /// Takes a token from the client's rate limit before a GET asks the backend about a code:
+    /// nil when allowed, else the seconds to wait.
+    var admitBackendCall: @Sendable (Request, Context) async -> Int? = { _, _ in nil }
 
     var policy: RedirectPolicy { decider.policy }
 
@@ -30,29 +33,29 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     func addRoutes(to router: Router<Context>) {
         for path in Self.linkPaths(configuration) {
-            router.get(RouterPath(path)) { request, _ in await page(for: request) }
+            router.get(RouterPath(path)) { request, context in await page(for: request, context: context) }
         }
         router.post("/__/auth/action") { request, _ in await submit(request) }
         router.get("/__/static/styles.css") { _, _ in stylesheet.response }
         // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),
         // short links at `/<suffix>`.
-        router.get("/") { request, _ in try await legacyLink(request) }
+        router.get("/") { request, context in try await legacyLink(request, context: context) }
         router.get("/**") { request, context in
             let segments = context.parameters.getCatchAll()
-            if segments.count == 1, let suffix = segments.first { return try await shortLink(request, suffix: String(suffix)) }
-            return try await legacyLink(request)
+            if segments.count == 1, let suffix = segments.first { return try await shortLink(request, context: context, suffix: String(suffix)) }
+            return try await legacyLink(request, context: context)
         }
     }
 
-    private func legacyLink(_ request: Request) async throws -> Response {
+    private func legacyLink(_ request: Request, context: Context) async throws -> Response {
         let query = Substring(request.uri.query ?? "")
         let parameters = QueryString(query)
         guard parameters["link"] != nil || parameters["deep_link_id"] != nil else { throw HTTPError(.notFound) }
-        return await page(for: request)
+        return await page(for: request, context: context)
     }
 
-    private func shortLink(_ request: Request, suffix: String) async throws -> Response {
-        guard SuffixGenerator.isPlausible(Substring(suffix)) else { return try await legacyLink(request) }
+    private func shortLink(_ request: Request, context: Context, suffix: String) async throws -> Response {
+        guard SuffixGenerator.isPlausible(Substring(suffix)) else { return try await legacyLink(request, context: context) }
         let record: ShortLinkRecord?
         do {
             record = try await linkStore.shortLink(suffix: suffix)
@@ -60,19 +63,19 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             logger.error("short link lookup failed", metadata: ["error": .string("\(error)")])
             return message(.serviceUnavailable, language: "en", title: "error_unavailable_title", body: ["error_unavailable_body"])
         }
-        guard let record else { return try await legacyLink(request) }
-        return await respond(request, linkPath: "/", linkQuery: Substring(record.longLinkQuery), suffix: suffix)
+        guard let record else { return try await legacyLink(request, context: context) }
+        return await respond(request, context: context, linkPath: "/", linkQuery: Substring(record.longLinkQuery), suffix: suffix)
     }
 
     // MARK: GET: landing, redirect or the page for the mode
 
-    func page(for request: Request) async -> Response {
-        await respond(request, linkPath: Substring(request.uri.path), linkQuery: Substring(request.uri.query ?? ""), suffix: nil)
+    func page(for request: Request, context: Context) async -> Response {
+        await respond(request, context: context, linkPath: Substring(request.uri.path), linkQuery: Substring(request.uri.query ?? ""), suffix: nil)
     }
 
     /// Answers a link: `linkQuery` is the link's own query (a short link's stored long link, or the
     /// request's), while the request's own path and query build the links back to this page.
-    private func respond(_ request: Request, linkPath: Substring, linkQuery: Substring, suffix: String?) async -> Response {
+    private func respond(_ request: Request, context: Context, linkPath: Substring, linkQuery: Substring, suffix: String?) async -> Response {
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
         let ownQuery = request.uri.query ?? ""
         let linkParameters = QueryString(linkQuery)
@@ -107,13 +110,16 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             if let suffix { record(.redirectToFallback, suffix: suffix, visitor: visitor, request: request) }
             return LinkDecider.redirect(.seeOther, to: url).response
         case .signInInstructions:
-            if link.continueURL != nil {
+            if let continueURL = link.continueURL {
+                logger.notice("continue URL refused: host not in authorizedDomains",
+                              metadata: ["host": .string(WebAddress(continueURL)?.host ?? "(not an http(s) URL)")])
                 return message(.badRequest, language: pageLanguage, title: "error_redirect_title", body: ["error_redirect_body"])
             }
             return message(.ok, language: pageLanguage, title: "signin_title", body: ["signin_body"])
         case .webPage:
             // HEAD is answered without asking the backend anything.
             if request.method == .head { return message(.ok, language: pageLanguage, title: "bot_title", body: ["bot_body"]) }
+            if let wait = await admitBackendCall(request, context) { return AbuseLimitsMiddleware.tooManyRequests(wait: wait) }
             return await modePage(link, language: pageLanguage)
         }
     }

@@ -28,13 +28,12 @@ struct FormToken: Sendable {
     func isValid(_ token: String, mode: String, code: String, nonce: String?, now: Int64) -> Bool {
         guard let nonce, !nonce.isEmpty else { return false }
         let parts = token.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, let issuedAt = Int64(parts[0]), issuedAt <= now + 60, now - issuedAt <= Self.lifetimeSeconds else {
+        // The window is computed from `now` alone: the client's number is only compared, never
+        // subtracted, so no value it sends can overflow.
+        guard parts.count == 2, let issuedAt = Int64(parts[0]), (now - Self.lifetimeSeconds)...(now + 60) ~= issuedAt else {
             return false
         }
-        let expected = signature(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt)
-        // Constant-time comparison.
-        guard expected.utf8.count == parts[1].utf8.count else { return false }
-        return zip(expected.utf8, parts[1].utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        return ConstantTime.equal(signature(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt).utf8, parts[1].utf8)
     }
 
     private func signature(mode: String, code: String, nonce: String, issuedAt: Int64) -> String {

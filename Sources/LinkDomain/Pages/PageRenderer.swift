@@ -1,8 +1,8 @@
 import Foundation
 import Mustache
 
-/// Renders the pages from the Mustache templates in `Public/templates`, with the strings of the
-/// visitor's language from `Public/locales` (English where a language or a string is missing).
+/// Renders the pages from the Mustache templates of ``PageAssets`` (`Public/templates`, compiled
+/// in), with the strings of the visitor's language (English where a language or a string is missing).
 ///
 /// Every value goes through `{{ }}`, which HTML-escapes it; templates never use `{{{ }}}`.
 public struct PageRenderer: Sendable {
@@ -11,15 +11,12 @@ public struct PageRenderer: Sendable {
     let library: MustacheLibrary
     let strings: [String: [String: String]]
 
-    /// Loads templates and string tables from `publicDirectory` (the repository's `Public/`).
-    public init(publicDirectory: String) async throws {
-        library = try await MustacheLibrary(directory: publicDirectory + "/templates")
-        var strings: [String: [String: String]] = [:]
-        for language in Self.supportedLanguages {
-            let data = try Data(contentsOf: URL(fileURLWithPath: "\(publicDirectory)/locales/\(language).json"))
-            strings[language] = try JSONDecoder().decode([String: String].self, from: data)
-        }
-        self.strings = strings
+    /// Compiles the templates of `assets` (already checked to parse) and keeps their string tables.
+    public init(assets: PageAssets) throws {
+        var library = MustacheLibrary()
+        for (name, source) in assets.templates { try library.register(source, named: name) }
+        self.library = library
+        self.strings = assets.strings
     }
 
     /// The supported language for a `lang` parameter (`pt-BR` → `pt`), English otherwise.

@@ -62,12 +62,18 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
             return PlainText.response(.requestHeaderFieldsTooLarge, "431 Request Header Fields Too Large\n")
         }
         if request.method == .post || request.uri.path.hasPrefix("/v1/") {
-            if let wait = await limiter.take(clientAddress(request, context: context)) {
-                return PlainText.response(.tooManyRequests, "429 Too Many Requests: try again in \(wait) s.\n",
-                                          headers: [.retryAfter: String(wait)])
-            }
+            if let wait = await admit(request, context: context) { return Self.tooManyRequests(wait: wait) }
         }
         return try await next(request, context)
+    }
+
+    /// Takes a token from the client's bucket: nil when allowed, else the seconds to wait.
+    func admit(_ request: Request, context: Context) async -> Int? {
+        await limiter.take(clientAddress(request, context: context))
+    }
+
+    static func tooManyRequests(wait: Int) -> Response {
+        PlainText.response(.tooManyRequests, "429 Too Many Requests: try again in \(wait) s.\n", headers: [.retryAfter: String(wait)])
     }
 
     /// The size of the header section as sent: each line's name, ": ", value and CRLF.

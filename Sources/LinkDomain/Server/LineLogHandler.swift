@@ -9,7 +9,9 @@ import Logging
 ///
 /// Unlike swift-log's `StreamLogHandler`, metadata is formatted when a line is written, not each time
 /// it is set: the server sets a request ID on every request, and most requests log nothing. What is
-/// logged is the same in both forms: never a query string, code, key or password.
+/// logged is the same in both forms: never a query string, code, key or password. Control
+/// characters in messages and values are written as `\u{1B}`, so that a value a client chose
+/// (an address, a path) cannot move a terminal's cursor, recolour it, or forge a line.
 public struct LineLogHandler: LogHandler {
     public enum Format: Sendable {
         case text, json
@@ -37,20 +39,43 @@ public struct LineLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
         let metadata = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        let message = Self.escapingControlCharacters("\(event.message)")
         switch format {
         case .text:
-            var line = "\(time) \(event.level.rawValue) \(label): \(event.message)"
-            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
+            var line = "\(time) \(event.level.rawValue) \(label): \(message)"
+            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+                line += " \(Self.escapingControlCharacters(key))=\(Self.escapingControlCharacters("\(value)"))"
+            }
             write(line + "\n")
         case .json:
             var object: [String: JSONValue] = [
-                "time": .string(time), "level": .string(event.level.rawValue), "label": .string(label), "message": .string("\(event.message)"),
+                "time": .string(time), "level": .string(event.level.rawValue), "label": .string(label), "message": .string(message),
             ]
-            for (key, value) in metadata where object[key] == nil { object[key] = .string("\(value)") }
+            for (key, value) in metadata where object[key] == nil {
+                object[Self.escapingControlCharacters(key)] = .string(Self.escapingControlCharacters("\(value)"))
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(JSONValue.object(object)) else { return }
             write(String(decoding: data, as: UTF8.self) + "\n")
         }
+    }
+
+    /// `text` with every control character (C0, DEL, C1, and the line and paragraph separators)
+    /// written as `\u{XX}`; unchanged, without copying, when it has none.
+    static func escapingControlCharacters(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                escaped.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

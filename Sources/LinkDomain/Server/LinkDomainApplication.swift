@@ -55,8 +55,9 @@ public struct LinkDomainServices: Sendable {
             let base = configuration.backendURL ?? "https://identitytoolkit.googleapis.com"
             authBackend = IdentityToolkitClient(baseURL: base + "/v1", defaultAPIKey: configuration.apiKey, timeout: timeout)
         }
-        let renderer = try await PageRenderer(publicDirectory: configuration.publicDirectory)
-        let stylesheet = try Array(Data(contentsOf: URL(fileURLWithPath: configuration.publicDirectory + "/static/styles.css")))
+        let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
+        let renderer = try PageRenderer(assets: assets)
+        let stylesheet = assets.stylesheet
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let metrics = LinkMetrics()
         let certificates = try configuration.tls.map(CertificateStore.init)
@@ -100,9 +101,10 @@ public enum LinkDomainApplication {
         router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics))
         router.add(middleware: PlainErrorPageMiddleware(logger: logger))
         router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(services)))
-        router.add(middleware: AbuseLimitsMiddleware(
+        let abuseLimits = AbuseLimitsMiddleware(
             limiter: RateLimiter(perMinute: services.configuration.requestsPerMinute, burst: services.configuration.burst),
-            trustedProxies: Set(services.configuration.trustedProxies)))
+            trustedProxies: Set(services.configuration.trustedProxies))
+        router.add(middleware: abuseLimits)
         AssociationController(files: services.files).addRoutes(to: router)
         HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).addRoutes(to: router)
         services.embeddedBackend?.addRoutes(to: router, logger: logger)
@@ -112,7 +114,8 @@ public enum LinkDomainApplication {
         ActionPagesController<Context>(
             configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
             metrics: services.metrics, renderer: services.renderer, formToken: FormToken(secret: services.formSecret), decider: services.immediate.decider,
-            stylesheet: services.immediate.stylesheet, logger: logger
+            stylesheet: services.immediate.stylesheet, logger: logger,
+            admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) }
         ).addRoutes(to: router)
         return router
     }
@@ -162,11 +165,13 @@ public enum LinkDomainApplication {
         var lines = [
             "LinkDomain listening on " + (configuration.tls == nil ? "http://\(host):\(listeningPort)" : "https://\(host):\(listeningPort) (HTTP/2 and HTTP/1.1)"),
             "  public base URL:   \(configuration.publicBaseURL)",
+            "  mode:              " + modeSummary(configuration),
             "  storage:           " + (configuration.postgresURL.map { _ in "PostgreSQL" } ?? "SQLite, \(configuration.sqlitePath)"),
             "  backend:           \(configuration.backend.rawValue)"
                 + (configuration.backend == .embedded
                     ? " (project \(configuration.projectID)), Identity Toolkit API at /identitytoolkit.googleapis.com/v1"
                     : " at \(configuration.backendURL ?? "its default URL")"),
+            "  pages:             " + (configuration.publicDirectory.map { "from \($0)" } ?? "built in"),
             "  email links:       /__/auth/links, /__/auth/action" + (configuration.actionPath.map { ", \($0)" } ?? ""),
             "  /.well-known/apple-app-site-association  "
                 + (configuration.appleAssociationFile.map { "(verbatim from \($0))" }
@@ -178,5 +183,23 @@ public enum LinkDomainApplication {
         lines.append("  authorized domains: " + (configuration.authorizedDomains.isEmpty ? "(none)" : configuration.authorizedDomains.joined(separator: ", ")))
         lines.append("  /healthz, /readyz")
         return lines.joined(separator: "\n")
+    }
+
+    /// What the mode allows, said where a developer or an operator reads it first.
+    static func modeSummary(_ configuration: LinkDomainConfiguration) -> String {
+        let embedded = configuration.backend == .embedded
+        switch configuration.mode {
+        case .development where configuration.isDevelopmentForced:
+            return "DEVELOPMENT, FORCED by server.forceDevelopmentMode on a host others can reach: anyone who reaches it "
+                + "can list every code (/emulator/v1/.../oobCodes) and act as admin with \"Bearer owner\""
+        case .development:
+            return "development (loopback only)" + (embedded
+                ? ": the Firebase Auth emulator's contract (any API key, Authorization: Bearer owner, codes at /emulator/v1/projects/\(configuration.projectID)/oobCodes, links logged)"
+                : "")
+        case .deployment:
+            return "deployment" + (embedded
+                ? ": configured API keys (\(configuration.clientAPIKeys.count)) and admin keys (\(configuration.adminKeys.count)) only, no code listing, no addresses or codes in logs"
+                : ": no addresses or codes in logs")
+        }
     }
 }

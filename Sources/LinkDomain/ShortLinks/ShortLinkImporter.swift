@@ -124,7 +124,11 @@ public struct ShortLinkImporter: Sendable {
     }
 
     static func milliseconds(_ text: String) -> Int64? {
-        if let number = Int64(text) { return number > 100_000_000_000 ? number : number * 1000 }
+        if let number = Int64(text) {
+            if number > 100_000_000_000 { return number }
+            let (milliseconds, overflow) = number.multipliedReportingOverflow(by: 1000)
+            return overflow ? nil : milliseconds
+        }
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate]] {
             formatter.formatOptions = options

@@ -8,15 +8,21 @@ public final class SQLiteStore: AuthStore, LinkStore {
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     public init(path: String) throws(StoreError) {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .database("cannot open \(path): its directory \(directory.path) does not exist and cannot be created")
+        }
+        do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw .database("cannot open \(path): \(error.message ?? "SQLite error \(error.resultCode.rawValue)")")
         } catch {
-            throw .database("cannot open \(path): \(error)")
+            throw .database("cannot open \(path): \(type(of: error))")
         }
     }
 

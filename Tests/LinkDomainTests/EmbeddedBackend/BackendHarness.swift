@@ -27,8 +27,9 @@ struct BackendHarness {
             androidApps: [AndroidApp(packageName: "com.example.app", fingerprints: [Fixtures.fingerprintA])],
             authorizedDomains: ["app.example.com", "links.example.com"],
             emailEnumerationProtection: emailEnumerationProtection, sqlitePath: self.databasePath,
-            pivotBaseURL: "https://open.example.com",
-            publicDirectory: Fixtures.repositoryRoot.appendingPathComponent("Public").path)
+            pivotBaseURL: "https://open.example.com")
+        // The emulator's contract (`Bearer owner`, any key), though the links name a public host.
+        configuration.forceDevelopmentMode = true
         configuration.passwordHashRounds = 1 << 10  // a cheaper scrypt: the tests sign up hundreds of accounts
         configuration.requestsPerMinute = 1_000_000  // every test request comes from 127.0.0.1
         configuration.burst = 1_000_000

@@ -1,0 +1,18 @@
+/// What a valid configuration may still get wrong: things that load, but are most likely a mistake.
+/// `check` prints them and `serve` logs them at start.
+public enum ConfigurationWarnings {
+    public static func of(_ configuration: LinkDomainConfiguration) -> [String] {
+        var warnings: [String] = []
+        for (index, app) in configuration.appleApps.enumerated() {
+            // `ABCDE12345.com.example.app` is an app ID: pasted as a bundle ID, the association file names `TEAM.TEAM.bundle`.
+            let parts = app.bundleID.split(separator: ".")
+            if parts.count >= 3, let first = parts.first, let prefix = ConfigurationValidators.teamID(String(first)) {
+                let bundleID = parts.dropFirst().joined(separator: ".")
+                warnings.append("apple.apps[\(index)].bundleID \"\(app.bundleID)\" starts with what looks like a team ID (\(prefix)): "
+                    + "the association file will name \(app.teamID).\(app.bundleID). If the bundle ID is \"\(bundleID)\", write only that, "
+                    + "and the team ID in apple.apps[\(index)].teamID.")
+            }
+        }
+        return warnings
+    }
+}

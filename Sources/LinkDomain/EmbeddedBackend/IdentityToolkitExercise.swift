@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+
+/// Takes arbitrary bytes through what an Identity Toolkit request meets after routing: the checked
+/// body decoder, then the operation, against a real SQLite store that holds a signed-in user. The
+/// fuzzer (`Fuzz/`) calls it with generated input, the tests with the fuzzer's corpus.
+///
+/// Input: the first byte picks the operation, the second how it is called (form or JSON, admin or
+/// client, development or deployment, tenant or not), the rest is the body. In the body,
+/// `$ID_TOKEN`, `$REFRESH_TOKEN`, `$CODE` and `$LOCAL_ID` stand for the live user's values, so the
+/// fuzzer reaches past "unknown token".
+public final class IdentityToolkitExercise: Sendable {
+    private let services: [ServingMode: AccountService]
+    private let clock = ManualBackendClock(milliseconds: 1_800_000_000_000)
+    private let substitutions: [(String, String)]
+    private static let names = IdentityToolkitController<LinkDomainRequestContext>.operations.keys.sorted() + ["token", "projects", "oobCodes"]
+
+    /// Creates the store in a new temporary directory, and the user the inputs act on.
+    public init() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-exercise-\(UUID().uuidString)")
+        let store = try SQLiteStore(path: directory.appendingPathComponent("auth.sqlite").path)
+        var services: [ServingMode: AccountService] = [:]
+        for mode in [ServingMode.development, .deployment] {
+            var settings = EmbeddedBackendSettings(projectID: "demo-exercise", apiKey: "exercise-key", publicBaseURL: "https://links.example.com",
+                                                   linkHost: "links.example.com", authorizedDomains: ["example.com", "links.example.com"])
+            settings.mode = mode
+            settings.passwordHashRounds = 1 << 4  // the cheapest scrypt: the fuzzer runs thousands of sign-ups
+            services[mode] = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
+                                            clock: clock, logger: Logger(label: "exercise", factory: { _ in SwiftLogNoOpLogHandler() }))
+        }
+        self.services = services
+        guard let service = services[.development] else { throw IdentityToolkitError.internalError }
+        let signUp = try await service.signUp(RequestBody(["email": .string("user@example.com"), "password": .string("secret1")]), CallContext())
+        let code = try await service.sendOobCode(
+            RequestBody(["requestType": .string("PASSWORD_RESET"), "email": .string("user@example.com"), "returnOobLink": .boolean(true)]),
+            CallContext(isAdmin: true))
+        func field(_ value: JSONValue, _ name: String) -> String {
+            if case .object(let object) = value, case .string(let string)? = object[name] { return string }
+            return ""
+        }
+        substitutions = [("$ID_TOKEN", field(signUp, "idToken")), ("$REFRESH_TOKEN", field(signUp, "refreshToken")),
+                         ("$CODE", field(code, "oobCode")), ("$LOCAL_ID", field(signUp, "localId"))]
+    }
+
+    /// Runs one input. Refusals are expected answers; only a trap (the fuzzer's finding) or a hang is wrong.
+    public func run(_ bytes: [UInt8]) async {
+        guard bytes.count >= 2 else { return }
+        let name = Self.names[Int(bytes[0]) % Self.names.count]
+        let flags = bytes[1]
+        var text = String(decoding: bytes[2...], as: UTF8.self)
+        for (placeholder, value) in substitutions where text.contains(placeholder) {
+            text = text.replacingOccurrences(of: placeholder, with: value)
+        }
+        guard let service = services[flags & 4 == 0 ? .development : .deployment] else { return }
+        let call = CallContext(tenantID: flags & 8 == 0 ? "" : "tenant-1", isAdmin: flags & 2 != 0, languageCode: flags & 16 == 0 ? nil : "ru")
+        do {
+            let body = try RequestBodyDecoder.decode(Array(text.utf8), contentType: flags & 1 == 0 ? "application/json" : "application/x-www-form-urlencoded")
+            switch name {
+            case "token": _ = try await service.refresh(body)
+            case "projects": _ = service.projectConfig()
+            case "oobCodes": _ = try await service.listCodes(projectID: "demo-exercise")
+            default: _ = try await IdentityToolkitController<LinkDomainRequestContext>.operations[name]?(service, body, call)
+            }
+        } catch {
+            // Refusals (IdentityToolkitError) and storage errors are answers, not findings.
+        }
+        if flags & 32 != 0 { clock.advance(seconds: 3600) }  // let codes and tokens expire now and then
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// Decodes every Identity Toolkit request body, JSON or form-encoded, into a ``RequestBody``,
+/// refusing what no client sends: bodies over 64 KiB, nesting deeper than a few levels, lists
+/// longer than a batch, and fields longer than Identity Toolkit allows. Each refusal is the error
+/// a client would get from Google for that field, so nothing past this point meets unbounded input.
+enum RequestBodyDecoder {
+    static let maximumBodyBytes = 64 * 1024
+    /// Request bodies are flat objects of strings, numbers and short lists of strings or objects.
+    static let maximumDepth = 8
+    /// `accounts:lookup` takes up to 100 identifiers of each kind, as Google's batch lookups do.
+    static let maximumListCount = 100
+
+    /// How long a field's string may be, and the error for a longer one.
+    struct FieldLimit: Sendable {
+        var maximum: Int
+        /// Count characters (passwords, names people type) rather than UTF-8 bytes (identifiers, URLs).
+        var countsCharacters = false
+        var error: IdentityToolkitError
+    }
+
+    /// Fields Identity Toolkit bounds; any other string is held to ``defaultLimit``.
+    static let limits: [String: FieldLimit] = {
+        let email = FieldLimit(maximum: 254, error: .invalidEmail)
+        let password = FieldLimit(
+            maximum: 4096, countsCharacters: true,
+            error: IdentityToolkitError("PASSWORD_DOES_NOT_MEET_REQUIREMENTS",
+                                        detail: "Missing password requirements: [Password may contain at most 4096 characters]"))
+        let url = 2048
+        return [
+            "email": email, "identifier": email,
+            "newEmail": FieldLimit(maximum: 254, error: IdentityToolkitError("INVALID_NEW_EMAIL")),
+            "password": password, "newPassword": password, "oldPassword": password,
+            "displayName": FieldLimit(maximum: 256, countsCharacters: true, error: IdentityToolkitError("INVALID_DISPLAY_NAME")),
+            "photoUrl": FieldLimit(maximum: url, error: IdentityToolkitError("INVALID_PHOTO_URL")),
+            "continueUrl": FieldLimit(maximum: url, error: .invalidContinueURI),
+            "continueUri": FieldLimit(maximum: url, error: .invalidContinueURI),
+            "linkDomain": FieldLimit(maximum: 253, error: .invalidHostingLinkDomain),
+            "dynamicLinkDomain": FieldLimit(maximum: 253, error: IdentityToolkitError("INVALID_DYNAMIC_LINK_DOMAIN")),
+            "iOSBundleId": FieldLimit(maximum: 155, error: IdentityToolkitError("INVALID_IOS_BUNDLE_ID")),
+            "iOSAppStoreId": FieldLimit(maximum: 32, error: IdentityToolkitError("INVALID_IOS_APP_STORE_ID")),
+            "androidPackageName": FieldLimit(maximum: 255, error: IdentityToolkitError("INVALID_ANDROID_PACKAGE_NAME")),
+            "androidMinimumVersion": FieldLimit(maximum: 64, error: IdentityToolkitError("INVALID_ANDROID_MINIMUM_VERSION")),
+            // Firebase user IDs: at most 128 characters.
+            "localId": FieldLimit(maximum: 128, error: IdentityToolkitError("INVALID_LOCAL_ID")),
+            "tenantId": FieldLimit(maximum: 128, error: IdentityToolkitError("INVALID_TENANT_ID")),
+            "idToken": FieldLimit(maximum: 8192, error: .invalidIDToken),
+            "refresh_token": FieldLimit(maximum: 1024, error: .invalidRefreshToken),
+            "refreshToken": FieldLimit(maximum: 1024, error: .invalidRefreshToken),
+            "oobCode": FieldLimit(maximum: 256, error: .invalidOobCode),
+            "requestType": FieldLimit(maximum: 64, error: IdentityToolkitError("INVALID_REQ_TYPE")),
+            "sessionId": FieldLimit(maximum: 256, error: IdentityToolkitError("INVALID_SESSION_ID")),
+            // Custom claims: Google's limit is 1000 bytes of JSON.
+            "customAttributes": FieldLimit(maximum: 1000, error: IdentityToolkitError("CLAIMS_TOO_LARGE")),
+            "validSince": FieldLimit(maximum: 20, error: IdentityToolkitError("INVALID_VALID_SINCE")),
+        ]
+    }()
+
+    static let defaultLimit = FieldLimit(maximum: 8192, error: IdentityToolkitError("INVALID_ARGUMENT", detail: "a field is too long"))
+
+    /// Decodes `bytes` as the body of a request whose `Content-Type` is `contentType`.
+    static func decode(_ bytes: some Collection<UInt8>, contentType: String?) throws(IdentityToolkitError) -> RequestBody {
+        if bytes.isEmpty { return RequestBody() }
+        guard bytes.count <= maximumBodyBytes else {
+            throw IdentityToolkitError("INVALID_ARGUMENT", detail: "the request body is larger than \(maximumBodyBytes) bytes",
+                                       status: .contentTooLarge)
+        }
+        let fields: [String: JSONValue]
+        if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            fields = form(bytes)
+        } else {
+            fields = try json(Array(bytes))
+        }
+        try check(fields)
+        return RequestBody(fields)
+    }
+
+    /// `name=value&...`, `+` meaning a space; a pair without a name is skipped, a repeated name keeps its first value.
+    static func form(_ bytes: some Collection<UInt8>) -> [String: JSONValue] {
+        let spaced = String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        var fields: [String: JSONValue] = [:]
+        for (name, value) in QueryString(Substring(spaced)).items where !name.isEmpty && fields[name] == nil {
+            fields[name] = .string(value)
+        }
+        return fields
+    }
+
+    static func json(_ bytes: [UInt8]) throws(IdentityToolkitError) -> [String: JSONValue] {
+        // The depth is checked before decoding: a decoder recursing into 30,000 nested lists
+        // would exhaust the stack first.
+        guard depth(of: bytes) <= maximumDepth else {
+            throw IdentityToolkitError("INVALID_JSON", detail: "the request body nests deeper than \(maximumDepth) levels")
+        }
+        guard case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
+            throw IdentityToolkitError("INVALID_JSON", detail: "the request body is not a JSON object")
+        }
+        return fields
+    }
+
+    /// The deepest nesting of `[` and `{` outside strings (an upper bound on the parse's depth).
+    static func depth(of bytes: [UInt8]) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    /// Every string within its field's limit and every list within ``maximumListCount``.
+    static func check(_ fields: [String: JSONValue]) throws(IdentityToolkitError) {
+        for (name, value) in fields {
+            try check(value, limit: limits[name] ?? defaultLimit)
+        }
+    }
+
+    private static func check(_ value: JSONValue, limit: FieldLimit) throws(IdentityToolkitError) {
+        switch value {
+        case .string(let string):
+            // The byte count bounds the character count: only count characters when the bytes could exceed the limit.
+            if string.utf8.count > limit.maximum && (!limit.countsCharacters || string.count > limit.maximum) { throw limit.error }
+        case .list(let elements):
+            guard elements.count <= maximumListCount else {
+                throw IdentityToolkitError("INVALID_ARGUMENT", detail: "a list holds more than \(maximumListCount) items")
+            }
+            for element in elements { try check(element, limit: limit) }
+        case .object(let members):
+            try check(members)
+        case .integer, .number, .boolean, .null:
+            break
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import LinkDomain
+
+@Suite("Development and deployment")
+struct ServingModeTests {
+    static let adminKey = String(repeating: "k", count: 32)
+
+    @Test("development only on a loopback bind with an http loopback base URL", arguments: [
+        (#"{"server": {"host": "127.0.0.1"}}"#, ServingMode.development),
+        (#"{"server": {"host": "::1"}, "publicBaseURL": "http://localhost:8080"}"#, .development),
+        (#"{"server": {"host": "0.0.0.0"}, "publicBaseURL": "http://localhost:8080", "backend": {"apiKey": "k", "adminKeys": ["\#(adminKey)"]}}"#, .deployment),
+        (#"{"publicBaseURL": "https://links.example.com", "backend": {"apiKeys": ["k"], "adminKeys": ["\#(adminKey)"]}}"#, .deployment),
+        (#"{"server": {"host": "0.0.0.0", "forceDevelopmentMode": true}}"#, .development),
+    ])
+    func mode(json: String, expected: ServingMode) throws {
+        #expect(try Fixtures.load(json).mode == expected)
+    }
+
+    @Test("forcing development is visible in the configuration and the start-up summary")
+    func forced() throws {
+        let configuration = try Fixtures.load(#"{"server": {"host": "0.0.0.0", "forceDevelopmentMode": true}}"#)
+        #expect(configuration.isDevelopmentForced)
+        #expect(LinkDomainApplication.summary(configuration: configuration, listeningPort: 8080).contains("DEVELOPMENT, FORCED"))
+        #expect(try !Fixtures.load("{}").isDevelopmentForced)
+    }
+
+    @Test("a deployment of the embedded backend without keys names both, in every source")
+    func missingKeys() {
+        let problems = Fixtures.problems(#"{"publicBaseURL": "https://links.example.com"}"#)
+        #expect(problems.map(\.key) == ["backend.apiKeys", "backend.adminKeys"])
+        #expect(problems.allSatisfy { $0.problem.hasPrefix("is missing: this is a deployment") })
+        // The keys from the environment are enough; other backends need none.
+        #expect(Fixtures.problems(#"{"publicBaseURL": "https://links.example.com"}"#,
+                                  environment: ["LINKDOMAIN_BACKEND_API_KEYS": "a,b", "LINKDOMAIN_BACKEND_ADMIN_KEYS": Self.adminKey]).isEmpty)
+        #expect(Fixtures.problems(#"{"publicBaseURL": "https://links.example.com", "backend": {"kind": "identityToolkit"}}"#).isEmpty)
+    }
+
+    @Test("admin keys are 32 characters or more, and never printed")
+    func shortAdminKey() {
+        let problems = Fixtures.problems(#"{"backend": {"adminKeys": ["tooshort-secret"]}}"#)
+        #expect(problems.count == 1)
+        #expect(!problems.description.contains("tooshort-secret"))
+    }
+
+    @Test("client keys: backend.apiKey and backend.apiKeys; links carry the first")
+    func clientKeys() throws {
+        let both = try Fixtures.load(#"{"backend": {"apiKey": "one", "apiKeys": ["two", "three"]}}"#)
+        #expect(both.clientAPIKeys == ["one", "two", "three"] && both.apiKey == "one")
+        let listed = try Fixtures.load(#"{"backend": {"apiKeys": ["two"]}}"#)
+        #expect(listed.apiKey == "two")
+        #expect(try Fixtures.load("{}").apiKey == "demo-api-key")
+    }
+
+    @Test("publicDirectory must hold every page asset")
+    func publicDirectory() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let problems = Fixtures.problems(#"{"publicDirectory": "\#(empty.path)"}"#)
+        #expect(problems.map(\.key) == ["publicDirectory"])
+        #expect(problems.first?.problem.contains("lacks templates/confirm-action.mustache") == true)
+        #expect(Fixtures.problems(#"{"publicDirectory": "\#(Fixtures.repositoryRoot.appendingPathComponent("Public").path)"}"#).isEmpty)
+    }
+
+    @Test("the built-in pages are exactly the repository's Public/")
+    func builtInMatchesRepository() throws {
+        let builtIn = try PageAssets.builtIn()
+        let onDisk = try PageAssets.load(directory: Fixtures.repositoryRoot.appendingPathComponent("Public").path)
+        #expect(builtIn.templates == onDisk.templates)
+        #expect(builtIn.strings == onDisk.strings)
+        #expect(builtIn.stylesheet == onDisk.stylesheet)
+    }
+}
+
+@Suite("Configuration warnings")
+struct ConfigurationWarningsTests {
+    @Test("a bundle ID that starts with a team ID is pointed out; a plain one is not")
+    func teamPrefix() throws {
+        let pasted = try Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "ABCDE12345.com.example.app"}]}}"#)
+        let warnings = ConfigurationWarnings.of(pasted)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\"com.example.app\"") == true)
+        let plain = try Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}"#)
+        #expect(ConfigurationWarnings.of(plain).isEmpty)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import LinkDomain
+
+@Suite("The Identity Toolkit fuzzer's corpus")
+struct IdentityToolkitFuzzCorpusTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("FuzzCorpus")
+
+    @Test("every kept input runs through the decoder and the operations without a trap")
+    func replay() async throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).sorted()
+        #expect(names.count >= 20)
+        let exercise = try await IdentityToolkitExercise()
+        for name in names {
+            await exercise.run(Array(try Data(contentsOf: Self.directory.appendingPathComponent(name))))
+        }
+    }
+
+    @Test("the inputs that stopped the process are refused with the right errors")
+    func formerCrashes() throws {
+        // `a=b&=`: a pair with an empty name was an index out of range.
+        let form = try RequestBodyDecoder.decode(Array("a=b&=&=x&c".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(form.fields == ["a": .string("b"), "c": .string("")])
+        #expect(throws: IdentityToolkitError("INVALID_VALID_SINCE")) {
+            try RequestBody(["validSince": .string("9223372036854775807")])
+                .integer("validSince", in: AccountService.validSinceRange, error: IdentityToolkitError("INVALID_VALID_SINCE"))
+        }
+        #expect(throws: IdentityToolkitError("INVALID_JSON", detail: "the request body nests deeper than 8 levels")) {
+            try RequestBodyDecoder.decode(Array((String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)).utf8),
+                                          contentType: "application/json")
+        }
+    }
+}
