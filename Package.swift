@@ -54,12 +54,8 @@ let package = Package(
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ],
-            plugins: ["EmbedPageAssets"]
+            ]
         ),
-        // Compiles Public/ into the library (see Plugins/EmbedPageAssets).
-        .executableTarget(name: "PageAssetEmbedder"),
-        .plugin(name: "EmbedPageAssets", capability: .buildTool(), dependencies: ["PageAssetEmbedder"]),
         .executableTarget(
             name: "linkdomain",
             dependencies: [

@@ -1,7 +1,6 @@
 // swift-tools-version: 6.1
 // libFuzzer on the link parser and on Identity Toolkit request handling. Its own package, so that
-// the main build never sees a target
-// without a `main`. See README.md beside this file.
+// the main build never sees a target without a `main`. See README.md beside this file.
 import PackageDescription
 
 let package = Package(

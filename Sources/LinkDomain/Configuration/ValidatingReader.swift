@@ -285,10 +285,14 @@ struct ValidatingReader {
         }
     }
 
+    /// Keys whose values are secrets: a problem with one never repeats the value (it would end up in logs).
+    static let secretKeys: Set<[String]> = [["formSecret"], ["storage", "postgresURL"], ["backend", "adminKeys"]]
+
     private mutating func validated(_ path: [String], _ validate: (String) -> String?, expected: String) -> String? {
         guard let value = string(path) else { return nil }
         guard let valid = validate(value) else {
-            report(path, problem: "\"\(value)\" is not valid", expected: expected)
+            report(path, problem: Self.secretKeys.contains(path) ? "is not valid (the value is secret and not shown)" : "\"\(value)\" is not valid",
+                   expected: expected)
             return nil
         }
         return valid

@@ -130,7 +130,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
     /// emulator takes any; a configured one in a deployment.
     private func authorize(_ request: Request, isAdmin: Bool) throws(IdentityToolkitError) {
         if isAdmin { return }
-        let key = request.uri.queryParameters["key"].map(String.init) ?? request.headers[.googAPIKey]
+        let key = request.uri.queryParameters["key"].flatMap { $0.isEmpty ? nil : String($0) } ?? request.headers[.googAPIKey]
         guard let key, !key.isEmpty else { throw IdentityToolkitError.missingAPIKey }
         let settings = service.settings
         guard settings.mode == .development || settings.clientAPIKeys.contains(where: { ConstantTime.equal($0.utf8, key.utf8) }) else {

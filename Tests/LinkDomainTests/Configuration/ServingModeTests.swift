@@ -67,9 +67,8 @@ struct ServingModeTests {
     func builtInMatchesRepository() throws {
         let builtIn = try PageAssets.builtIn()
         let onDisk = try PageAssets.load(directory: Fixtures.repositoryRoot.appendingPathComponent("Public").path)
-        #expect(builtIn.templates == onDisk.templates)
-        #expect(builtIn.strings == onDisk.strings)
-        #expect(builtIn.stylesheet == onDisk.stylesheet)
+        let same = builtIn.templates == onDisk.templates && builtIn.strings == onDisk.strings && builtIn.stylesheet == onDisk.stylesheet
+        #expect(same, "Public/ changed since Sources/LinkDomain/Pages/BuiltInPageAssets.swift was made: run scripts/embed-pages")
     }
 }
 
@@ -83,5 +82,15 @@ struct ConfigurationWarningsTests {
         #expect(warnings.first?.contains("\"com.example.app\"") == true)
         let plain = try Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}"#)
         #expect(ConfigurationWarnings.of(plain).isEmpty)
+    }
+}
+
+@Suite("Secrets in configuration problems")
+struct SecretProblemsTests {
+    @Test("an invalid PostgreSQL URL is reported without its password")
+    func postgresURL() {
+        let problems = Fixtures.problems(#"{"storage": {"postgresURL": "mysql://admin:hunter2@db.example.com/x"}}"#)
+        #expect(problems.map(\.key) == ["storage.postgresURL"])
+        #expect(!problems.description.contains("hunter2"))
     }
 }
