@@ -221,26 +221,31 @@ def test_field_limits(mode, request_fixture):
 
 # Timing and stalls.
 
-def test_unknown_address_costs_a_hash(development):
-    base = development.base
-    request(base, SIGNUP + "?key=k", {"email": "timed@example.com", "password": "right password"})
+@pytest.mark.parametrize("mode", ["development", "deployment"])
+def test_unknown_address_costs_a_hash(mode, request_fixture):
+    server, key, _ = request_fixture(mode)
+    base = server.base
+    request(base, SIGNUP + f"?key={key}", {"email": f"timed-{mode}@example.com", "password": "right password"})
 
     def timed(email):
         start = time.perf_counter()
-        request(base, SIGNIN + "?key=k", {"email": email, "password": "wrong password"})
+        answer = request(base, SIGNIN + f"?key={key}", {"email": email, "password": "wrong password"})
+        assert message(answer) == "INVALID_LOGIN_CREDENTIALS"
         return time.perf_counter() - start
 
-    known = statistics.median(timed("timed@example.com") for _ in range(7))
-    unknown = statistics.median(timed(f"nobody-{index}@example.com") for index in range(7))
+    known = statistics.median(timed(f"timed-{mode}@example.com") for _ in range(7))
+    unknown = statistics.median(timed(f"nobody-{mode}-{index}@example.com") for index in range(7))
     # Without the decoy hash an unknown address answered ~15x faster than a known one.
     assert unknown > known / 2, (known, unknown)
 
 
-def test_health_answers_while_sign_ins_hash(development):
-    base = development.base
-    request(base, SIGNUP + "?key=k", {"email": "busy@example.com", "password": "right password"})
+@pytest.mark.parametrize("mode", ["development", "deployment"])
+def test_health_answers_while_sign_ins_hash(mode, request_fixture):
+    server, key, _ = request_fixture(mode)
+    base = server.base
+    request(base, SIGNUP + f"?key={key}", {"email": f"busy-{mode}@example.com", "password": "right password"})
     with concurrent.futures.ThreadPoolExecutor(max_workers=50) as pool:
-        sign_ins = [pool.submit(request, base, SIGNIN + "?key=k", {"email": "busy@example.com", "password": f"wrong {index}"})
+        sign_ins = [pool.submit(request, base, SIGNIN + f"?key={key}", {"email": f"busy-{mode}@example.com", "password": f"wrong {index}"})
                     for index in range(50)]
         time.sleep(0.3)  # the pool is hashing now
         latencies = []
