@@ -99,8 +99,9 @@ public enum LinkDomainApplication {
         let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics))
-        router.add(middleware: PlainErrorPageMiddleware(logger: logger))
+        // Outside the error pages, so that every status, a thrown 404 or 413 included, carries them.
         router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(services)))
+        router.add(middleware: PlainErrorPageMiddleware(logger: logger))
         let abuseLimits = AbuseLimitsMiddleware(
             limiter: RateLimiter(perMinute: services.configuration.requestsPerMinute, burst: services.configuration.burst),
             trustedProxies: Set(services.configuration.trustedProxies))
