@@ -39,18 +39,38 @@ public struct CodeInfo: Sendable, Equatable {
 
 /// Why a backend call failed, in the terms pages explain.
 public enum BackendError: Error, Sendable, Equatable {
-    /// Identity Toolkit refused: the message's code (`EXPIRED_OOB_CODE`) and detail.
-    case rejected(code: String, detail: String?)
+    /// Identity Toolkit refused, saying why.
+    case rejected(BackendRefusal)
     /// The backend could not be reached (connection refused, DNS, TLS).
     case unreachable
     /// The backend did not answer in time.
     case timedOut
     /// The backend answered with something that is not Identity Toolkit's JSON.
     case invalidResponse
+}
 
-    /// Splits `"WEAK_PASSWORD : Password should be at least 6 characters"` into code and detail.
-    static func fromMessage(_ message: String) -> BackendError {
-        let parts = message.components(separatedBy: " : ")
-        return .rejected(code: parts[0], detail: parts.count > 1 ? parts.dropFirst().joined(separator: " : ") : nil)
+/// A backend's refusal: Identity Toolkit's code, typed when LinkDomain knows it, and its detail.
+public struct BackendRefusal: Sendable, Equatable {
+    /// The code as the backend spelled it (a backend may send one newer than this build knows).
+    public var spelling: String
+    public var detail: String?
+
+    /// The code, when it is one LinkDomain knows.
+    public var code: IdentityToolkitErrorCode? { IdentityToolkitErrorCode(rawValue: spelling) }
+
+    public init(_ code: IdentityToolkitErrorCode, detail: String? = nil) {
+        spelling = code.rawValue
+        self.detail = detail
+    }
+
+    /// Reads the message of an HTTP backend's error body, `CODE` or `CODE : detail`, as Google writes it.
+    init(wireMessage: String) {
+        if let separator = wireMessage.range(of: " : ") {
+            spelling = String(wireMessage[..<separator.lowerBound])
+            detail = String(wireMessage[separator.upperBound...])
+        } else {
+            spelling = wireMessage
+            detail = nil
+        }
     }
 }

@@ -13,7 +13,7 @@ struct EmbeddedAuthBackend: AuthBackend {
     func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         // accounts:update answers with the account; what the code is for comes from checking it first.
         let info = try await checkCode(code, context: context)
-        guard info.requestType == requestType else { throw .rejected(code: "INVALID_OOB_CODE", detail: "the code is for another action") }
+        guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action")) }
         let applied = try await call(["oobCode": .string(code)], context) { try await $0.update($1, $2) }
         return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
     }
@@ -31,7 +31,7 @@ struct EmbeddedAuthBackend: AuthBackend {
             guard case .object(let object) = answer else { throw BackendError.invalidResponse }
             return CodeInfo(object)
         } catch let error as IdentityToolkitError {
-            throw BackendError.fromMessage(error.message)
+            throw BackendError.rejected(BackendRefusal(error.code, detail: error.detail))
         } catch let error as BackendError {
             throw error
         } catch {

@@ -67,7 +67,7 @@ public struct IdentityToolkitClient: AuthBackend {
 
     public func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         let info = try await checkCode(code, context: context)
-        guard info.requestType == requestType else { throw .rejected(code: "INVALID_OOB_CODE", detail: "the code is for another action") }
+        guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action")) }
         let applied = CodeInfo(try await post("accounts:update", ["oobCode": .string(code)], context: context))
         return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
     }
@@ -111,6 +111,6 @@ public struct IdentityToolkitClient: AuthBackend {
         }
         if status == .ok { return object }
         guard case .object(let error)? = object["error"], case .string(let message)? = error["message"] else { throw .invalidResponse }
-        throw BackendError.fromMessage(message)
+        throw .rejected(BackendRefusal(wireMessage: message))
     }
 }

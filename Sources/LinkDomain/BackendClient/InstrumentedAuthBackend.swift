@@ -29,7 +29,8 @@ struct InstrumentedAuthBackend: AuthBackend {
             return result
         } catch {
             let outcome = switch error {
-            case .rejected(let code, _): code
+            // Known codes only: a label whose values a backend chooses would grow without bound.
+            case .rejected(let refusal): refusal.code?.rawValue ?? "other_refusal"
             case .unreachable: "unreachable"
             case .timedOut: "timeout"
             case .invalidResponse: "invalid_response"

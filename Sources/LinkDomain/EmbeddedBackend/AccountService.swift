@@ -82,8 +82,8 @@ struct AccountService: Sendable {
 
     func sendOobCode(_ body: RequestBody, _ context: CallContext) async throws -> Result {
         guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
-        guard let type = OobRequestType(rawValue: typeName), type != .recoverEmail else {
-            throw IdentityToolkitError("INVALID_REQ_TYPE", detail: typeName)
+        guard let type = OobRequestType(rawValue: typeName), type != .recoverEmail, type != .revertSecondFactorAddition else {
+            throw IdentityToolkitError(.invalidRequestType, detail: typeName)
         }
         let returnLink = body.bool("returnOobLink") ?? false
         if returnLink && !context.isAdmin { throw IdentityToolkitError.insufficientPermission }
@@ -122,7 +122,7 @@ struct AccountService: Sendable {
             email = userEmail
             localID = user.localID
             if type == .verifyAndChangeEmail {
-                guard let raw = body.string("newEmail") else { throw IdentityToolkitError("MISSING_NEW_EMAIL") }
+                guard let raw = body.string("newEmail") else { throw IdentityToolkitError(.missingNewEmail) }
                 let target = try normalizedEmail(raw)
                 if try await store.user(tenantID: context.tenantID, email: target) != nil { throw IdentityToolkitError.emailExists }
                 newEmail = target
@@ -130,8 +130,9 @@ struct AccountService: Sendable {
                 email = target
                 newEmail = userEmail
             }
-        case .recoverEmail:
-            preconditionFailure("rejected above")
+        case .recoverEmail, .revertSecondFactorAddition:
+            // Codes the backend makes itself (an email change, a second factor), never on request.
+            throw IdentityToolkitError(.invalidRequestType, detail: typeName)
         }
         let record = try await issueCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context)
         var response = emailResponse(type == .verifyAndChangeEmail ? (newEmail ?? email) : email)
@@ -206,7 +207,7 @@ struct AccountService: Sendable {
         if context.isAdmin {
             if let verified = body.bool("emailVerified") { user.emailVerified = verified }
             if let disabled = body.bool("disableUser") ?? body.bool("disabled") { user.disabled = disabled }
-            if let validSince = try body.integer("validSince", in: Self.validSinceRange, error: IdentityToolkitError("INVALID_VALID_SINCE")) {
+            if let validSince = try body.integer("validSince", in: Self.validSinceRange, error: IdentityToolkitError(.invalidValidSince)) {
                 user.validSince = validSince
             }
         }
@@ -236,7 +237,7 @@ struct AccountService: Sendable {
                 throw IdentityToolkitError.userNotFound
             }
             user = found
-        case .passwordReset, .emailSignIn:
+        case .passwordReset, .emailSignIn, .revertSecondFactorAddition:
             throw IdentityToolkitError.invalidOobCode
         }
         if user.disabled { throw IdentityToolkitError.userDisabled }
@@ -257,7 +258,7 @@ struct AccountService: Sendable {
         case .recoverEmail:
             user.email = record.email
             user.emailVerified = true
-        case .passwordReset, .emailSignIn:
+        case .passwordReset, .emailSignIn, .revertSecondFactorAddition:
             break
         }
         try await update(user)
@@ -275,7 +276,7 @@ struct AccountService: Sendable {
         let record = try await liveCode(code)
         guard record.requestType == .emailSignIn else { throw IdentityToolkitError.invalidOobCode }
         guard record.email == email else {
-            throw IdentityToolkitError("INVALID_EMAIL", detail: "The email provided does not match the sign-in email address.")
+            throw IdentityToolkitError(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
         }
         let signedIn = try await body.string("idToken").asyncMap { try await authenticatedUser(idToken: $0, context: context) }
         let existing = try await store.user(tenantID: context.tenantID, email: email)
@@ -371,7 +372,7 @@ struct AccountService: Sendable {
 
     /// `securetoken.googleapis.com/v1/token`: a fresh ID token for a refresh token that is still valid.
     func refresh(_ body: RequestBody) async throws -> Result {
-        guard body.string("grant_type") == "refresh_token" else { throw IdentityToolkitError("INVALID_GRANT_TYPE") }
+        guard body.string("grant_type") == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
         guard let token = body.string("refresh_token") else { throw IdentityToolkitError.missingRefreshToken }
         guard let record = try await store.refreshToken(token) else { throw IdentityToolkitError.invalidRefreshToken }
         guard let user = try await store.user(tenantID: record.tenantID, localID: record.localID) else { throw IdentityToolkitError.userNotFound }
@@ -418,7 +419,7 @@ struct AccountService: Sendable {
         let code = RandomToken.make(bytes: 24)  // 192 bits
         let encoder = ActionLinkEncoder(baseURL: self.settings.publicBaseURL)
         let parameters = ActionLinkEncoder.Parameters(
-            apiKey: self.settings.apiKey, mode: type.mode, oobCode: code, continueURL: settings.continueURL,
+            apiKey: self.settings.apiKey, mode: type.mode.rawValue, oobCode: code, continueURL: settings.continueURL,
             languageCode: context.languageCode, tenantID: context.tenantID.isEmpty ? nil : context.tenantID)
         let link = settings.opensInApp ? encoder.appLink(parameters) : encoder.actionURL(parameters)
         let record = OobCodeRecord(

@@ -89,11 +89,11 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         var rest = path[...]
         if rest.first == "projects" {
             guard rest.count >= 3, rest.dropFirst().first == Substring(service.settings.projectID) else {
-                throw IdentityToolkitError("PROJECT_NOT_FOUND", status: .notFound)
+                throw IdentityToolkitError(.projectNotFound, status: .notFound)
             }
             rest = rest.dropFirst(2)
             if rest.first == "tenants", rest.count >= 3, let tenant = rest.dropFirst().first {
-                guard tenant.utf8.count <= 128 else { throw IdentityToolkitError("INVALID_TENANT_ID") }
+                guard tenant.utf8.count <= 128 else { throw IdentityToolkitError(.invalidTenantID) }
                 call.tenantID = String(tenant)
                 rest = rest.dropFirst(2)
             }
@@ -143,7 +143,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         do {
             buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
         } catch {
-            throw IdentityToolkitError("INVALID_ARGUMENT", detail: "the request body is larger than \(RequestBodyDecoder.maximumBodyBytes) bytes",
+            throw IdentityToolkitError(.invalidArgument, detail: "the request body is larger than \(RequestBodyDecoder.maximumBodyBytes) bytes",
                                        status: .contentTooLarge)
         }
         return try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType])
@@ -165,7 +165,7 @@ extension IdentityToolkitController {
         } catch let error as StoreError {
             logger.error("storage failure", metadata: ["error": .string("\(error)")])
         } catch let error as any HTTPResponseError {
-            return Response.json(IdentityToolkitError("REQUEST_REJECTED", detail: error.status.reasonPhrase, status: error.status).body,
+            return Response.json(IdentityToolkitError(.requestRejected, detail: error.status.reasonPhrase, status: error.status).body,
                                      status: error.status)
         } catch {
             logger.error("backend failure", metadata: ["error": .string(String(describing: type(of: error)))])

@@ -24,45 +24,45 @@ enum RequestBodyDecoder {
         let email = FieldLimit(maximum: 254, error: .invalidEmail)
         let password = FieldLimit(
             maximum: 4096, countsCharacters: true,
-            error: IdentityToolkitError("PASSWORD_DOES_NOT_MEET_REQUIREMENTS",
+            error: IdentityToolkitError(.passwordDoesNotMeetRequirements,
                                         detail: "Missing password requirements: [Password may contain at most 4096 characters]"))
         let url = 2048
         return [
             "email": email, "identifier": email,
-            "newEmail": FieldLimit(maximum: 254, error: IdentityToolkitError("INVALID_NEW_EMAIL")),
+            "newEmail": FieldLimit(maximum: 254, error: IdentityToolkitError(.invalidNewEmail)),
             "password": password, "newPassword": password, "oldPassword": password,
-            "displayName": FieldLimit(maximum: 256, countsCharacters: true, error: IdentityToolkitError("INVALID_DISPLAY_NAME")),
-            "photoUrl": FieldLimit(maximum: url, error: IdentityToolkitError("INVALID_PHOTO_URL")),
+            "displayName": FieldLimit(maximum: 256, countsCharacters: true, error: IdentityToolkitError(.invalidDisplayName)),
+            "photoUrl": FieldLimit(maximum: url, error: IdentityToolkitError(.invalidPhotoURL)),
             "continueUrl": FieldLimit(maximum: url, error: .invalidContinueURI),
             "continueUri": FieldLimit(maximum: url, error: .invalidContinueURI),
             "linkDomain": FieldLimit(maximum: 253, error: .invalidHostingLinkDomain),
-            "dynamicLinkDomain": FieldLimit(maximum: 253, error: IdentityToolkitError("INVALID_DYNAMIC_LINK_DOMAIN")),
-            "iOSBundleId": FieldLimit(maximum: 155, error: IdentityToolkitError("INVALID_IOS_BUNDLE_ID")),
-            "iOSAppStoreId": FieldLimit(maximum: 32, error: IdentityToolkitError("INVALID_IOS_APP_STORE_ID")),
-            "androidPackageName": FieldLimit(maximum: 255, error: IdentityToolkitError("INVALID_ANDROID_PACKAGE_NAME")),
-            "androidMinimumVersion": FieldLimit(maximum: 64, error: IdentityToolkitError("INVALID_ANDROID_MINIMUM_VERSION")),
+            "dynamicLinkDomain": FieldLimit(maximum: 253, error: IdentityToolkitError(.invalidDynamicLinkDomain)),
+            "iOSBundleId": FieldLimit(maximum: 155, error: IdentityToolkitError(.invalidIOSBundleID)),
+            "iOSAppStoreId": FieldLimit(maximum: 32, error: IdentityToolkitError(.invalidIOSAppStoreID)),
+            "androidPackageName": FieldLimit(maximum: 255, error: IdentityToolkitError(.invalidAndroidPackageName)),
+            "androidMinimumVersion": FieldLimit(maximum: 64, error: IdentityToolkitError(.invalidAndroidMinimumVersion)),
             // Firebase user IDs: at most 128 characters.
-            "localId": FieldLimit(maximum: 128, error: IdentityToolkitError("INVALID_LOCAL_ID")),
-            "tenantId": FieldLimit(maximum: 128, error: IdentityToolkitError("INVALID_TENANT_ID")),
+            "localId": FieldLimit(maximum: 128, error: IdentityToolkitError(.invalidLocalID)),
+            "tenantId": FieldLimit(maximum: 128, error: IdentityToolkitError(.invalidTenantID)),
             "idToken": FieldLimit(maximum: 8192, error: .invalidIDToken),
             "refresh_token": FieldLimit(maximum: 1024, error: .invalidRefreshToken),
             "refreshToken": FieldLimit(maximum: 1024, error: .invalidRefreshToken),
             "oobCode": FieldLimit(maximum: 256, error: .invalidOobCode),
-            "requestType": FieldLimit(maximum: 64, error: IdentityToolkitError("INVALID_REQ_TYPE")),
-            "sessionId": FieldLimit(maximum: 256, error: IdentityToolkitError("INVALID_SESSION_ID")),
+            "requestType": FieldLimit(maximum: 64, error: IdentityToolkitError(.invalidRequestType)),
+            "sessionId": FieldLimit(maximum: 256, error: IdentityToolkitError(.invalidSessionID)),
             // Custom claims: Google's limit is 1000 bytes of JSON.
-            "customAttributes": FieldLimit(maximum: 1000, error: IdentityToolkitError("CLAIMS_TOO_LARGE")),
-            "validSince": FieldLimit(maximum: 20, error: IdentityToolkitError("INVALID_VALID_SINCE")),
+            "customAttributes": FieldLimit(maximum: 1000, error: IdentityToolkitError(.claimsTooLarge)),
+            "validSince": FieldLimit(maximum: 20, error: IdentityToolkitError(.invalidValidSince)),
         ]
     }()
 
-    static let defaultLimit = FieldLimit(maximum: 8192, error: IdentityToolkitError("INVALID_ARGUMENT", detail: "a field is too long"))
+    static let defaultLimit = FieldLimit(maximum: 8192, error: IdentityToolkitError(.invalidArgument, detail: "a field is too long"))
 
     /// Decodes `bytes` as the body of a request whose `Content-Type` is `contentType`.
     static func decode(_ bytes: some Collection<UInt8>, contentType: String?) throws(IdentityToolkitError) -> RequestBody {
         if bytes.isEmpty { return RequestBody() }
         guard bytes.count <= maximumBodyBytes else {
-            throw IdentityToolkitError("INVALID_ARGUMENT", detail: "the request body is larger than \(maximumBodyBytes) bytes",
+            throw IdentityToolkitError(.invalidArgument, detail: "the request body is larger than \(maximumBodyBytes) bytes",
                                        status: .contentTooLarge)
         }
         let fields: [String: JSONValue]
@@ -89,10 +89,10 @@ enum RequestBodyDecoder {
         // The depth is checked before decoding: a decoder recursing into 30,000 nested lists
         // would exhaust the stack first.
         guard depth(of: bytes) <= maximumDepth else {
-            throw IdentityToolkitError("INVALID_JSON", detail: "the request body nests deeper than \(maximumDepth) levels")
+            throw IdentityToolkitError(.invalidJSON, detail: "the request body nests deeper than \(maximumDepth) levels")
         }
         guard case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
-            throw IdentityToolkitError("INVALID_JSON", detail: "the request body is not a JSON object")
+            throw IdentityToolkitError(.invalidJSON, detail: "the request body is not a JSON object")
         }
         return fields
     }
@@ -140,7 +140,7 @@ enum RequestBodyDecoder {
             if string.utf8.count > limit.maximum && (!limit.countsCharacters || string.count > limit.maximum) { throw limit.error }
         case .list(let elements):
             guard elements.count <= maximumListCount else {
-                throw IdentityToolkitError("INVALID_ARGUMENT", detail: "a list holds more than \(maximumListCount) items")
+                throw IdentityToolkitError(.invalidArgument, detail: "a list holds more than \(maximumListCount) items")
             }
             for element in elements { try check(element, limit: limit) }
         case .object(let members):

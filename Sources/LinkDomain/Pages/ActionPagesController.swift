@@ -224,7 +224,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         } catch {
             return failure(error, language: language)
         }
-        guard info.requestType == Self.requestType(for: link.mode) else {
+        guard info.requestType == link.mode.requestType.rawValue else {
             return message(.badRequest, language: language, title: "error_invalid_title", body: ["error_invalid_body"])
         }
         let nonce = FormToken.newNonce()
@@ -318,9 +318,9 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
                 }
                 _ = try await backend.resetPassword(code: code, newPassword: password, context: context)
             } else {
-                _ = try await backend.applyCode(code, expecting: Self.requestType(for: mode), context: context)
+                _ = try await backend.applyCode(code, expecting: mode.requestType.rawValue, context: context)
             }
-        } catch .rejected(code: "WEAK_PASSWORD", _) where mode == .resetPassword {
+        } catch .rejected(let refusal) where refusal.code == .weakPassword && mode == .resetPassword {
             return await modePage(link, language: language, error: renderer.table(language)["weak_password"], status: .badRequest)
         } catch {
             return failure(error, language: language)
@@ -336,15 +336,15 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     private func failure(_ error: BackendError, language: String) -> Response {
         switch error {
-        case .rejected(let code, _):
-            switch code {
-            case "EXPIRED_OOB_CODE": return message(.gone, language: language, title: "error_expired_title", body: ["error_expired_body"])
-            case "INVALID_OOB_CODE": return message(.badRequest, language: language, title: "error_invalid_title", body: ["error_invalid_body"])
-            case "USER_DISABLED": return message(.forbidden, language: language, title: "error_disabled_title", body: ["error_disabled_body"])
-            case "EMAIL_NOT_FOUND", "USER_NOT_FOUND":
+        case .rejected(let refusal):
+            switch refusal.code {
+            case .expiredOobCode?: return message(.gone, language: language, title: "error_expired_title", body: ["error_expired_body"])
+            case .invalidOobCode?: return message(.badRequest, language: language, title: "error_invalid_title", body: ["error_invalid_body"])
+            case .userDisabled?: return message(.forbidden, language: language, title: "error_disabled_title", body: ["error_disabled_body"])
+            case .emailNotFound?, .userNotFound?:
                 return message(.notFound, language: language, title: "error_account_title", body: ["error_account_body"])
             default:
-                logger.warning("backend refused an action", metadata: ["code": .string(code)])
+                logger.warning("backend refused an action", metadata: ["code": .string(refusal.spelling)])
                 return message(.badRequest, language: language, title: "error_generic_title", body: ["error_generic_body"])
             }
         case .unreachable:
@@ -392,17 +392,6 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     }
 
     private func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
-
-    static func requestType(for mode: ActionMode) -> String {
-        switch mode {
-        case .signIn: "EMAIL_SIGNIN"
-        case .resetPassword: "PASSWORD_RESET"
-        case .verifyEmail: "VERIFY_EMAIL"
-        case .recoverEmail: "RECOVER_EMAIL"
-        case .verifyAndChangeEmail: "VERIFY_AND_CHANGE_EMAIL"
-        case .revertSecondFactorAddition: "REVERT_SECOND_FACTOR_ADDITION"
-        }
-    }
 
     static func stringPrefix(for mode: ActionMode) -> String {
         switch mode {

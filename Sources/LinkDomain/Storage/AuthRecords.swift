@@ -40,26 +40,6 @@ public struct UserRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// The kinds of out-of-band code, named as Identity Toolkit names them.
-public enum OobRequestType: String, Codable, Sendable, CaseIterable {
-    case passwordReset = "PASSWORD_RESET"
-    case emailSignIn = "EMAIL_SIGNIN"
-    case verifyEmail = "VERIFY_EMAIL"
-    case verifyAndChangeEmail = "VERIFY_AND_CHANGE_EMAIL"
-    case recoverEmail = "RECOVER_EMAIL"
-
-    /// The `mode` an action link carries for this kind of code.
-    public var mode: String {
-        switch self {
-        case .passwordReset: "resetPassword"
-        case .emailSignIn: "signIn"
-        case .verifyEmail: "verifyEmail"
-        case .verifyAndChangeEmail: "verifyAndChangeEmail"
-        case .recoverEmail: "recoverEmail"
-        }
-    }
-}
-
 /// A single-use out-of-band code, bound to an email address and a request type.
 public struct OobCodeRecord: Codable, Sendable, Equatable {
     public var code: String

@@ -45,3 +45,12 @@ struct DeploymentModeTests {
         }
     }
 }
+
+@Suite("Request types and action modes")
+struct RequestTypeTests {
+    @Test("one mapping, each way the inverse of the other")
+    func inverse() {
+        for type in OobRequestType.allCases { #expect(type.mode.requestType == type) }
+        for mode in ActionMode.allCases { #expect(mode.requestType.mode == mode) }
+    }
+}

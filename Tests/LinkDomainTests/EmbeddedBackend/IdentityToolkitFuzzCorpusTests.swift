@@ -22,11 +22,11 @@ struct IdentityToolkitFuzzCorpusTests {
         // `a=b&=`: a pair with an empty name was an index out of range.
         let form = try RequestBodyDecoder.decode(Array("a=b&=&=x&c".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(form.fields == ["a": .string("b"), "c": .string("")])
-        #expect(throws: IdentityToolkitError("INVALID_VALID_SINCE")) {
+        #expect(throws: IdentityToolkitError(.invalidValidSince)) {
             try RequestBody(["validSince": .string("9223372036854775807")])
-                .integer("validSince", in: AccountService.validSinceRange, error: IdentityToolkitError("INVALID_VALID_SINCE"))
+                .integer("validSince", in: AccountService.validSinceRange, error: IdentityToolkitError(.invalidValidSince))
         }
-        #expect(throws: IdentityToolkitError("INVALID_JSON", detail: "the request body nests deeper than 8 levels")) {
+        #expect(throws: IdentityToolkitError(.invalidJSON, detail: "the request body nests deeper than 8 levels")) {
             try RequestBodyDecoder.decode(Array((String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)).utf8),
                                           contentType: "application/json")
         }

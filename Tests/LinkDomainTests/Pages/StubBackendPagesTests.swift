@@ -16,7 +16,7 @@ final class StubBackend: AuthBackend {
     }
 
     func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        guard let info = codes[code], !spent.withLock({ $0.contains(code) }) else { throw .rejected(code: "INVALID_OOB_CODE", detail: nil) }
+        guard let info = codes[code], !spent.withLock({ $0.contains(code) }) else { throw .rejected(BackendRefusal(.invalidOobCode)) }
         return info
     }
 
@@ -26,7 +26,7 @@ final class StubBackend: AuthBackend {
 
     func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         let info = try await checkCode(code, context: context)
-        guard info.requestType == requestType else { throw .rejected(code: "INVALID_OOB_CODE", detail: nil) }
+        guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode)) }
         spent.withLock { $0.append(code) }
         return info
     }
@@ -88,7 +88,7 @@ struct ExpectedKindTests {
             Issue.record("no code in \(sent)")
             return
         }
-        await #expect(throws: BackendError.rejected(code: "INVALID_OOB_CODE", detail: "the code is for another action")) {
+        await #expect(throws: BackendError.rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action"))) {
             try await services.authBackend.applyCode(code, expecting: "VERIFY_EMAIL", context: BackendCallContext())
         }
         #expect(try await services.authBackend.checkCode(code, context: BackendCallContext()).requestType == "PASSWORD_RESET")
