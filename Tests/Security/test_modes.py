@@ -181,6 +181,13 @@ def test_no_request_stops_the_process(mode, request_fixture):
         status, _ = request(base, SIGNUP + f"?key={key}", raw=raw, content_type="application/x-www-form-urlencoded")
         assert status in (200, 400)
     assert request(base, "/healthz")[0] == 200
+    # An Accept-Language with no tag in it (`;`) was an index out of range on every page.
+    for language in [";", ",", ";;,;", " ;q=1", ""]:
+        status, _ = request(base, "/__/auth/action?mode=resetPassword&oobCode=x&apiKey=k",
+                            headers={"Accept-Language": language, "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0"})
+        assert status in (200, 400, 429)
+        assert request(base, "/?link=https%3A%2F%2Fexample.com%2F&d=1", headers={"Accept-Language": language})[0] in (200, 400)
+    assert request(base, "/healthz")[0] == 200
     # validSince past what a timestamp can be is refused, and a stored one cannot overflow the refresh.
     status, user = request(base, SIGNUP + f"?key={key}", {"email": f"overflow-{mode}@example.com", "password": "secret1"})
     assert status == 200

@@ -1,0 +1,128 @@
+/// Signing in and staying signed in: password and email-link sign-in, ID tokens and refresh tokens.
+extension AccountService {
+    func signInWithPassword(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+        guard let rawEmail = body.string("email") else { throw IdentityToolkitError.missingEmail }
+        let email = try normalizedEmail(rawEmail)
+        guard let password = body.string("password") else { throw IdentityToolkitError.missingPassword }
+        let found = try await store.user(tenantID: context.tenantID, email: email)
+        // The hash is computed whether or not the account exists: the time taken must not say which.
+        let matches = try await passwords.verify(password, against: found?.passwordHash)
+        guard var user = found else {
+            throw settings.emailEnumerationProtection ? IdentityToolkitError.invalidLoginCredentials : .emailNotFound
+        }
+        guard matches else {
+            throw settings.emailEnumerationProtection ? IdentityToolkitError.invalidLoginCredentials : .invalidPassword
+        }
+        if user.disabled { throw IdentityToolkitError.userDisabled }
+        let now = clock.nowMilliseconds()
+        user.lastLoginAt = now
+        try await update(user)
+        var response = ResponseObject(kind: "VerifyPasswordResponse")
+        response["localId"] = user.localID
+        response["email"] = user.email
+        response["displayName"] = user.displayName ?? ""
+        response.set("registered", true)
+        try await addSession(to: &response, for: user, provider: "password", now: now)
+        return response.json
+    }
+
+    func signInWithEmailLink(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+        guard let code = body.string("oobCode") else { throw IdentityToolkitError.missingOobCode }
+        guard let raw = body.string("email") else { throw IdentityToolkitError.missingEmail }
+        let email = try normalizedEmail(raw)
+        let record = try await liveCode(code)
+        guard record.requestType == .emailSignIn else { throw IdentityToolkitError.invalidOobCode }
+        guard record.email == email else {
+            throw IdentityToolkitError(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
+        }
+        let signedIn = try await body.string("idToken").asyncMap { try await authenticatedUser(idToken: $0, context: context) }
+        let existing = try await store.user(tenantID: context.tenantID, email: email)
+        if let existing, existing.disabled { throw IdentityToolkitError.userDisabled }
+        if let signedIn, let existing, existing.localID != signedIn.localID { throw IdentityToolkitError.emailExists }
+        _ = try await redeem(code)
+
+        let now = clock.nowMilliseconds()
+        var isNewUser = false
+        var user: UserRecord
+        if var current = signedIn ?? existing {
+            if current.email == nil { current.email = email }  // linking the email-link credential
+            if !current.emailVerified && current.passwordHash != nil {
+                // Whoever set that password never proved they own the address: drop it and end their sessions.
+                current.passwordHash = nil
+                current.passwordUpdatedAt = nil
+                current.validSince = now / 1000
+            }
+            user = current
+        } else {
+            isNewUser = true
+            user = UserRecord(tenantID: context.tenantID, localID: RandomToken.localID(), email: email, createdAt: now, validSince: now / 1000)
+        }
+        user.emailVerified = true
+        user.emailLinkSignIn = true
+        user.lastLoginAt = now
+        if isNewUser {
+            do {
+                try await store.insertUser(user)
+            } catch {
+                guard error == .emailExists else { throw error }
+                // Another code for the same address created the account a moment ago: sign in to that one.
+                guard let created = try await store.user(tenantID: context.tenantID, email: email) else { throw IdentityToolkitError.internalError }
+                user = created
+                isNewUser = false
+            }
+        } else {
+            try await update(user)
+        }
+        var response = ResponseObject(kind: "EmailLinkSigninResponse")
+        response["localId"] = user.localID
+        response["email"] = email
+        response.set("isNewUser", isNewUser)
+        try await addSession(to: &response, for: user, provider: "emailLink", now: now)
+        return response.json
+    }
+
+    /// `securetoken.googleapis.com/v1/token`: a fresh ID token for a refresh token that is still valid.
+    func refresh(_ body: RequestBody) async throws -> Result {
+        guard body.string("grant_type") == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
+        guard let token = body.string("refresh_token") else { throw IdentityToolkitError.missingRefreshToken }
+        guard let record = try await store.refreshToken(token) else { throw IdentityToolkitError.invalidRefreshToken }
+        guard let user = try await store.user(tenantID: record.tenantID, localID: record.localID) else { throw IdentityToolkitError.userNotFound }
+        if user.disabled { throw IdentityToolkitError.userDisabled }
+        // Sessions that began before the account's validSince (password reset, unverified password removed) are over.
+        // Compared in seconds: a stored validSince is never multiplied, so no value can overflow.
+        if record.createdAt / 1000 < user.validSince { throw IdentityToolkitError.tokenExpired }
+        let now = clock.nowMilliseconds()
+        let idToken = try await tokens.idToken(for: user, provider: user.emailLinkSignIn ? "emailLink" : "password",
+                                               authTime: now / 1000, now: now / 1000)
+        var response = ResponseObject()
+        response["access_token"] = idToken
+        response["id_token"] = idToken
+        response["expires_in"] = String(TokenIssuer.lifetimeSeconds)
+        response["token_type"] = "Bearer"
+        response["refresh_token"] = token
+        response["user_id"] = user.localID
+        response["project_id"] = settings.projectID
+        return response.json
+    }
+
+    /// The user an ID token names, if the token is genuine, current and not revoked.
+    func authenticatedUser(idToken: String, context: CallContext) async throws -> UserRecord {
+        guard let claims = await tokens.claims(of: idToken), (claims.firebase.tenant ?? "") == context.tenantID else {
+            throw IdentityToolkitError.invalidIDToken
+        }
+        let nowSeconds = clock.nowMilliseconds() / 1000
+        if claims.exp <= nowSeconds { throw IdentityToolkitError.tokenExpired }
+        guard let user = try await store.user(tenantID: context.tenantID, localID: claims.userID) else { throw IdentityToolkitError.userNotFound }
+        if user.disabled { throw IdentityToolkitError.userDisabled }
+        if claims.iat < user.validSince { throw IdentityToolkitError.tokenExpired }
+        return user
+    }
+
+    func addSession(to response: inout ResponseObject, for user: UserRecord, provider: String, now: Int64) async throws {
+        let refresh = RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now)
+        try await store.insertRefreshToken(refresh)
+        response["idToken"] = try await tokens.idToken(for: user, provider: provider, authTime: now / 1000, now: now / 1000)
+        response["refreshToken"] = refresh.token
+        response["expiresIn"] = String(TokenIssuer.lifetimeSeconds)
+    }
+}
