@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 
 /// Serves the embedded backend under the Firebase Auth emulator's paths, so clients pointed at
 /// an emulator (`FIREBASE_AUTH_EMULATOR_HOST`, `useEmulator`) talk to it unchanged.
@@ -142,9 +143,8 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
-        } catch {
-            throw IdentityToolkitError(.invalidArgument, detail: "the request body is larger than \(RequestBodyDecoder.maximumBodyBytes) bytes",
-                                       status: .contentTooLarge)
+        } catch is NIOTooManyBytesError {
+            throw RequestBodyDecoder.bodyTooLarge
         }
         return try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType])
     }

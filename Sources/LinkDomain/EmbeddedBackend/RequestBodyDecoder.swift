@@ -6,6 +6,9 @@ import Foundation
 /// a client would get from Google for that field, so nothing past this point meets unbounded input.
 enum RequestBodyDecoder {
     static let maximumBodyBytes = 64 * 1024
+    /// The answer to a body over ``maximumBodyBytes``, whether the server stopped reading it or the decoder measured it.
+    static let bodyTooLarge = IdentityToolkitError(.invalidArgument, detail: "the request body is larger than \(maximumBodyBytes) bytes",
+                                                   status: .contentTooLarge)
     /// Request bodies are flat objects of strings, numbers and short lists of strings or objects.
     static let maximumDepth = 8
     /// `accounts:lookup` takes up to 100 identifiers of each kind, as Google's batch lookups do.
@@ -61,10 +64,7 @@ enum RequestBodyDecoder {
     /// Decodes `bytes` as the body of a request whose `Content-Type` is `contentType`.
     static func decode(_ bytes: some Collection<UInt8>, contentType: String?) throws(IdentityToolkitError) -> RequestBody {
         if bytes.isEmpty { return RequestBody() }
-        guard bytes.count <= maximumBodyBytes else {
-            throw IdentityToolkitError(.invalidArgument, detail: "the request body is larger than \(maximumBodyBytes) bytes",
-                                       status: .contentTooLarge)
-        }
+        guard bytes.count <= maximumBodyBytes else { throw bodyTooLarge }
         let fields: [String: JSONValue]
         if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
             fields = form(bytes)
