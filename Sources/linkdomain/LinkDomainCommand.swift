@@ -72,7 +72,7 @@ struct Serve: AsyncParsableCommand {
                 logger: logger,
                 onServerRunning: { port in
                     // Written straight to the file handle so it shows at once even when stdout is a pipe.
-                    FileHandle.standardOutput.write(Data((LinkDomainApplication.summary(configuration: configuration, listeningPort: port) + "\n").utf8))
+                    FileHandle.standardOutput.write(Data((StartupSummary.text(configuration: configuration, listeningPort: port) + "\n").utf8))
                 }
             )
             // Hummingbird runs the server in a ServiceGroup that drains in-flight requests on SIGTERM/SIGINT.

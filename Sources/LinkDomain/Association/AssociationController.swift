@@ -6,11 +6,13 @@ import Hummingbird
 struct AssociationController<Context: RequestContext>: Sendable {
     let files: AssociationFiles
 
-    func addRoutes(to router: Router<Context>) {
-        router.get("/.well-known/apple-app-site-association") { request, _ in files.apple.response(ifNoneMatch: request.headers[.ifNoneMatch]).response }
-        // iOS 9 to 12 also fetched the file from the root.
-        router.get("/apple-app-site-association") { request, _ in files.apple.response(ifNoneMatch: request.headers[.ifNoneMatch]).response }
-        router.get("/.well-known/assetlinks.json") { request, _ in files.android.response(ifNoneMatch: request.headers[.ifNoneMatch]).response }
+    var routes: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        for path in [RoutePaths.appleAssociation, RoutePaths.appleAssociationAtRoot] {
+            routes.get(RouterPath(path)) { request, _ in files.apple.response(ifNoneMatch: request.headers[.ifNoneMatch]).response }
+        }
+        routes.get(RouterPath(RoutePaths.androidAssociation)) { request, _ in files.android.response(ifNoneMatch: request.headers[.ifNoneMatch]).response }
+        return routes
     }
 }
 

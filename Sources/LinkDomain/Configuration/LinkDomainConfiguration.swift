@@ -46,7 +46,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var trustedProxies: [String]
     /// scrypt's cost for new password hashes. Not a configuration key: tests lower it so that
     /// hundreds of sign-ups run in seconds; hashes record their own cost, so nothing else changes.
-    var passwordHashRounds = PasswordHasher.defaultRounds
+    /// The scrypt cost of the embedded backend (nil: the hasher's own); tests lower it.
+    var passwordHashRounds: Int?
     /// A second host serving the same association file, that "Open in the app" buttons point at:
     /// iOS opens universal links only when they lead to a different domain from the current page.
     public var pivotBaseURL: String?
@@ -162,18 +163,6 @@ public enum ServingMode: String, Sendable, Equatable {
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
-    }
-}
-
-/// A PEM certificate chain (the server's certificate first) and its private key. The server reads
-/// both again on SIGHUP.
-public struct TLSFiles: Sendable, Equatable {
-    public var certificatePath: String
-    public var privateKeyPath: String
-
-    public init(certificatePath: String, privateKeyPath: String) {
-        self.certificatePath = certificatePath
-        self.privateKeyPath = privateKeyPath
     }
 }
 

@@ -17,7 +17,7 @@ struct AccountService: Sendable {
     var passwords: PasswordService {
         PasswordService(hasher: PasswordHasher(rounds: settings.passwordHashRounds), pool: .shared)
     }
-    let clock: any BackendClock
+    let clock: any WallClock
     let logger: Logger
 
     typealias Result = JSONValue

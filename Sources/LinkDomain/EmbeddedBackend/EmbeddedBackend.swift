@@ -6,7 +6,7 @@ import Logging
 public struct EmbeddedBackend: Sendable {
     let service: AccountService
 
-    public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any BackendClock = SystemBackendClock(),
+    public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any WallClock = SystemClock(),
                 logger: Logger) {
         var settings = EmbeddedBackendSettings(
             projectID: configuration.projectID, apiKey: configuration.apiKey, publicBaseURL: configuration.publicBaseURL,
@@ -14,7 +14,7 @@ public struct EmbeddedBackend: Sendable {
             authorizedDomains: configuration.authorizedDomains,
             emailEnumerationProtection: configuration.emailEnumerationProtection,
             codeLifetimeSeconds: configuration.codeLifetimeSeconds)
-        settings.passwordHashRounds = configuration.passwordHashRounds
+        if let rounds = configuration.passwordHashRounds { settings.passwordHashRounds = rounds }
         settings.mode = configuration.mode
         settings.clientAPIKeys = configuration.clientAPIKeys
         settings.adminKeys = configuration.adminKeys
@@ -22,7 +22,8 @@ public struct EmbeddedBackend: Sendable {
                                  clock: clock, logger: logger)
     }
 
-    func addRoutes<Context: RequestContext>(to router: Router<Context>, logger: Logger) {
-        IdentityToolkitController<Context>(service: service, logger: logger).addRoutes(to: router)
+    /// The Identity Toolkit, Secure Token and emulator endpoints.
+    func routes<Context: RequestContext>(context: Context.Type) -> RouteCollection<Context> {
+        IdentityToolkitController<Context>(service: service).routes
     }
 }

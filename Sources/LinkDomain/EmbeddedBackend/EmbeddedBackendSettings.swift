@@ -34,27 +34,3 @@ public struct EmbeddedBackendSettings: Sendable {
         self.codeLifetimeSeconds = codeLifetimeSeconds
     }
 }
-
-/// The time, injectable so tests can expire codes and tokens.
-public protocol BackendClock: Sendable {
-    /// Milliseconds since 1970.
-    func nowMilliseconds() -> Int64
-}
-
-public struct SystemBackendClock: BackendClock {
-    public init() {}
-    public func nowMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
-}
-
-/// A clock that only moves when told to.
-public final class ManualBackendClock: BackendClock {
-    private let milliseconds: Mutex<Int64>
-
-    public init(milliseconds: Int64) {
-        self.milliseconds = Mutex(milliseconds)
-    }
-
-    public func nowMilliseconds() -> Int64 { milliseconds.withLock { $0 } }
-
-    public func advance(seconds: Int64) { milliseconds.withLock { $0 += seconds * 1000 } }
-}

@@ -10,7 +10,6 @@ import NIOCore
 /// Every operation is in ``operations``, one line each.
 struct IdentityToolkitController<Context: RequestContext>: Sendable {
     let service: AccountService
-    let logger: Logger
 
     typealias Operation = @Sendable (AccountService, RequestBody, CallContext) async throws -> JSONValue
 
@@ -45,37 +44,39 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         ]
     }
 
-    func addRoutes(to router: Router<Context>) {
-        router.post("/identitytoolkit.googleapis.com/v1/**") { request, context in
-            await answer { try await dispatch(request, context: context, path: context.parameters.getCatchAll()) }
+    var routes: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.post("/identitytoolkit.googleapis.com/v1/**") { request, context in
+            await answer(context) { try await dispatch(request, context: context, path: context.parameters.getCatchAll()) }
         }
-        router.get("/identitytoolkit.googleapis.com/v1/projects") { request, _ in
-            await answer {
+        routes.get("/identitytoolkit.googleapis.com/v1/projects") { request, context in
+            await answer(context) {
                 try authorize(request, isAdmin: isAdmin(request))
                 return json(service.projectConfig())
             }
         }
-        router.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/:name") { request, context in
-            await answer { try await legacy(request, context: context) }
+        routes.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/:name") { request, context in
+            await answer(context) { try await legacy(request, context: context) }
         }
-        router.get("/www.googleapis.com/identitytoolkit/v3/relyingparty/getProjectConfig") { request, _ in
-            await answer {
+        routes.get("/www.googleapis.com/identitytoolkit/v3/relyingparty/getProjectConfig") { request, context in
+            await answer(context) {
                 try authorize(request, isAdmin: isAdmin(request))
                 return json(service.projectConfig())
             }
         }
-        router.post("/securetoken.googleapis.com/v1/token") { request, context in
-            await answer {
+        routes.post("/securetoken.googleapis.com/v1/token") { request, context in
+            await answer(context) {
                 try authorize(request, isAdmin: false)
                 return json(try await service.refresh(try await requestBody(request, context: context)))
             }
         }
         // The emulator's outbox: every live code with its address. Only a developer's own machine has it.
         if service.settings.mode == .development {
-            router.get("/emulator/v1/projects/:projectID/oobCodes") { _, context in
-                await answer { json(try await service.listCodes(projectID: context.parameters.get("projectID") ?? "")) }
+            routes.get("/emulator/v1/projects/:projectID/oobCodes") { _, context in
+                await answer(context) { json(try await service.listCodes(projectID: context.parameters.get("projectID") ?? "")) }
             }
         }
+        return routes
     }
 
     private func legacy(_ request: Request, context: Context) async throws -> Response {
@@ -157,24 +158,19 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
 extension IdentityToolkitController {
     /// Runs a handler, answering ``IdentityToolkitError`` with its JSON body and any other failure
     /// with `INTERNAL_ERROR` (logged by type only: request bodies hold passwords and codes).
-    func answer(_ work: () async throws -> Response) async -> Response {
+    func answer(_ context: Context, _ work: () async throws -> Response) async -> Response {
         do {
             return try await work()
         } catch let error as IdentityToolkitError {
             return Response.json(error.body, status: error.status)
         } catch let error as StoreError {
-            logger.error("storage failure", metadata: ["error": .string("\(error)")])
+            context.logger.error("storage failure", metadata: ["error": .string("\(error)")])
         } catch let error as any HTTPResponseError {
             return Response.json(IdentityToolkitError(.requestRejected, detail: error.status.reasonPhrase, status: error.status).body,
                                      status: error.status)
         } catch {
-            logger.error("backend failure", metadata: ["error": .string(String(describing: type(of: error)))])
+            context.logger.error("backend failure", metadata: ["error": .string(String(describing: type(of: error)))])
         }
         return Response.json(IdentityToolkitError.internalError.body, status: .internalServerError)
     }
-}
-
-extension HTTPField.Name {
-    static let firebaseLocale = HTTPField.Name("X-Firebase-Locale")!
-    static let googAPIKey = HTTPField.Name("X-Goog-Api-Key")!
 }

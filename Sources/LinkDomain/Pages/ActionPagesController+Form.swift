@@ -1,55 +1,74 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
+
+/// The fields a page's form posts: the link it carries, the form token, and the new password.
+struct PageForm: Decodable, Sendable {
+    var mode: String?
+    var oobCode: String?
+    var form: String?
+    var lang: String?
+    var apiKey: String?
+    var tenantId: String?
+    var continueUrl: String?
+    var newPassword: String?
+    var confirmPassword: String?
+
+    /// The largest body a page's form sends (a code, a token, a continue URL and two passwords).
+    static let maximumBytes = 16 * 1024
+
+    /// Decodes a form body; nil for anything that is not one (bad escapes, repeated fields).
+    static func decode(_ body: String) -> PageForm? {
+        try? URLEncodedFormDecoder().decode(PageForm.self, from: body)
+    }
+}
 
 /// The POST of a page's own form: the only place a code is spent.
 extension ActionPagesController {
-    func submit(_ request: Request) async -> Response {
-        let fields: QueryString
+    func submit(_ request: Request, context: Context) async -> Response {
+        let body: ByteBuffer
         do {
-            let body = try await request.body.collect(upTo: 16 * 1024)
-            fields = QueryString(Substring(String(buffer: body).replacingOccurrences(of: "+", with: "%20")))
+            body = try await request.body.collect(upTo: PageForm.maximumBytes)
         } catch {
-            return message(.contentTooLarge, language: "en", title: "error_generic_title", body: ["error_generic_body"])
+            return message(.bodyTooLarge, language: "en")
         }
-        let language = PageRenderer.language(for: fields["lang"])
-        guard let modeName = fields["mode"], let mode = ActionMode(rawValue: modeName), mode != .signIn,
-            let code = fields["oobCode"], !code.isEmpty, code.utf8.count <= LinkParser.maximumCodeLength
+        guard let form = PageForm.decode(String(buffer: body)) else { return message(.notALink, language: "en") }
+        let language = PageRenderer.language(for: form.lang)
+        guard let modeName = form.mode, let mode = ActionMode(rawValue: modeName), mode != .signIn,
+            let code = form.oobCode, !code.isEmpty, code.utf8.count <= LinkParser.maximumCodeLength
         else {
-            return message(.badRequest, language: language, title: "error_not_link_title", body: ["error_not_link_body"])
+            return message(.notALink, language: language)
         }
-        guard formToken.isValid(fields["form"] ?? "", mode: modeName, code: code, nonce: cookieValue(request, FormToken.cookieName), now: now())
+        guard formToken.isValid(form.form ?? "", mode: modeName, code: code, nonce: request.cookies[FormToken.cookieName]?.value,
+                                now: clock.nowSeconds)
         else {
-            return message(.forbidden, language: language, title: "error_form_title", body: ["error_form_body"])
+            return message(.formExpired, language: language)
         }
         var link = ActionLink(mode: mode, oobCode: code)
-        link.apiKey = fields["apiKey"].flatMap { $0.isEmpty ? nil : $0 }
-        link.tenantID = fields["tenantId"].flatMap { $0.isEmpty ? nil : $0 }
-        link.continueURL = fields["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        link.apiKey = form.apiKey.flatMap { $0.isEmpty ? nil : $0 }
+        link.tenantID = form.tenantId.flatMap { $0.isEmpty ? nil : $0 }
+        link.continueURL = form.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
         link.languageCode = language
-        let context = BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID)
-        let prefix = Self.stringPrefix(for: mode)
+        let backendContext = BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID)
+        let strings = renderer.strings(language)
         do {
             if mode == .resetPassword {
-                let password = fields["newPassword"] ?? ""
-                if password.isEmpty { return await modePage(link, language: language, error: renderer.table(language)["password_missing"], status: .badRequest) }
-                if password != fields["confirmPassword"] {
-                    return await modePage(link, language: language, error: renderer.table(language)["passwords_differ"], status: .badRequest)
+                let password = form.newPassword ?? ""
+                if password.isEmpty {
+                    return await modePage(link, language: language, context: context, error: strings["password_missing"], status: .badRequest)
                 }
-                _ = try await backend.resetPassword(code: code, newPassword: password, context: context)
+                if password != form.confirmPassword {
+                    return await modePage(link, language: language, context: context, error: strings["passwords_differ"], status: .badRequest)
+                }
+                _ = try await backend.resetPassword(code: code, newPassword: password, context: backendContext)
             } else {
-                _ = try await backend.applyCode(code, expecting: mode.requestType.rawValue, context: context)
+                _ = try await backend.applyCode(code, expecting: mode.requestType.rawValue, context: backendContext)
             }
         } catch .rejected(let refusal) where refusal.code == .weakPassword && mode == .resetPassword {
-            return await modePage(link, language: language, error: renderer.table(language)["weak_password"], status: .badRequest)
+            return await modePage(link, language: language, context: context, error: strings["weak_password"], status: .badRequest)
         } catch {
-            return failure(error, language: language)
+            return failure(error, language: language, context: context)
         }
-        metrics.codeSpent(mode: mode.rawValue)
-        let donePrefix = "\(prefix)_done"
-        let continueURL = link.continueURL.flatMap(policy.allowed)
-        return message(.ok, language: language, title: "\(donePrefix)_title", body: ["\(donePrefix)_body"],
-                       action: continueURL.map { ($0, "continue_button") })
+        metrics.codeSpent(mode: mode)
+        return message(.done(mode, continueURL: link.continueURL.flatMap(router.policy.allowed)), language: language)
     }
 }

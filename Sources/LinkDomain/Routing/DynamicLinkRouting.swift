@@ -29,10 +29,9 @@ extension LinkRouter {
     /// | desktop | `ofl`, else `link` |
     ///
     /// Every destination must pass the redirect policy; app stores always do.
-    public static func decide(
-        _ link: DynamicLink, visitor: Visitor, appleApps: [AppleApp], androidApps: [AndroidApp], policy: RedirectPolicy,
-        intentHost: String, pathAndQuery: String
-    ) -> DynamicLinkDecision {
+    ///
+    /// - Parameter pathAndQuery: this request's path and query, which an Android intent opens in the app.
+    public func decide(_ link: DynamicLink, visitor: Visitor, pathAndQuery: String) -> DynamicLinkDecision {
         let hints = link.hints
         let deepLink = policy.allowed(link.deepLink)
         switch visitor.platform {
@@ -42,35 +41,27 @@ extension LinkRouter {
             if let fallback = hints.otherPlatformFallbackURL.flatMap(policy.allowed) { return .redirect(fallback, .redirectToFallback) }
             return deepLink.map { .redirect($0, .redirectToFallback) } ?? .refused
         case .iOS, .iPadOS:
-            let action = ActionLink(mode: .signIn, oobCode: "", hints: hints)
-            let target = hints.iOSBundleID == nil && hints.iPadBundleID == nil
-                ? nil : appTarget(action, platform: visitor.platform, appleApps: appleApps, androidApps: androidApps)
+            let target = hints.iOSBundleID == nil && hints.iPadBundleID == nil ? nil : appTarget(hints, platform: visitor.platform)
             let fallback = ((visitor.platform == .iPadOS ? hints.iPadFallbackURL : nil) ?? hints.iOSFallbackURL).flatMap(policy.allowed)
             if !hints.skipPreviewPage && (target != nil || deepLink != nil || fallback != nil) {
                 return .previewPage(app: target, continueURL: fallback ?? deepLink)
             }
             if let fallback { return .redirect(fallback, .redirectToFallback) }
-            if let store = target?.storeURL ?? hints.iOSAppStoreID.flatMap(ConfigurationValidators.appStoreID).map({ "https://apps.apple.com/app/id\($0)" }) {
+            if let store = target?.storeURL ?? hints.iOSAppStoreID.flatMap(ConfigurationValidators.appStoreID).map(AppTarget.appStoreURL) {
                 return .redirect(store, .redirectToStore)
             }
             return deepLink.map { .redirect($0, .redirectToFallback) } ?? .refused
         case .android:
-            let action = ActionLink(mode: .signIn, oobCode: "", hints: hints)
-            let target = hints.androidPackageName == nil ? nil : appTarget(action, platform: .android, appleApps: appleApps, androidApps: androidApps)
+            let target = hints.androidPackageName == nil ? nil : appTarget(hints, platform: .android)
             let fallback = hints.androidFallbackURL.flatMap(policy.allowed)
             if !hints.skipPreviewPage && (target != nil || deepLink != nil || fallback != nil) {
                 return .previewPage(app: target, continueURL: fallback ?? deepLink)
             }
             if let target, case .android(let app) = target.kind {
-                return .redirect(androidIntent(host: intentHost, pathAndQuery: pathAndQuery, package: app.packageName,
+                return .redirect(androidIntent(pathAndQuery: pathAndQuery, package: app.packageName,
                                                fallback: fallback ?? target.storeURL ?? ""), .redirectToApp)
             }
             return (fallback ?? deepLink).map { .redirect($0, .redirectToFallback) } ?? .refused
         }
-    }
-
-    /// An Android intent URL that opens `package` on this link if installed, else `fallback`.
-    public static func androidIntent(host: String, pathAndQuery: String, package: String, fallback: String) -> String {
-        "intent://\(host)\(pathAndQuery)#Intent;scheme=https;package=\(package);S.browser_fallback_url=\(ActionLinkEncoder.percentEncode(fallback));end"
     }
 }

@@ -62,7 +62,7 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
             return PlainText.response(.requestHeaderFieldsTooLarge, "431 Request Header Fields Too Large\n")
         }
         if request.method == .post || request.uri.path.hasPrefix("/v1/") {
-            if let wait = await admit(request, context: context) { return Self.tooManyRequests(wait: wait) }
+            if let wait = await admit(request, context: context) { return PlainText.tooManyRequests(wait: wait) }
         }
         return try await next(request, context)
     }
@@ -70,10 +70,6 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
     /// Takes a token from the client's bucket: nil when allowed, else the seconds to wait.
     func admit(_ request: Request, context: Context) async -> Int? {
         await limiter.take(clientAddress(request, context: context))
-    }
-
-    static func tooManyRequests(wait: Int) -> Response {
-        PlainText.response(.tooManyRequests, "429 Too Many Requests: try again in \(wait) s.\n", headers: [.retryAfter: String(wait)])
     }
 
     /// The size of the header section as sent: each line's name, ": ", value and CRLF.
@@ -89,8 +85,4 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
         let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         return hops.last { !trustedProxies.contains($0) } ?? peer
     }
-}
-
-extension HTTPField.Name {
-    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

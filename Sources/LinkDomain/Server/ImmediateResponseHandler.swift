@@ -1,5 +1,3 @@
-import Foundation
-import Synchronization
 import HTTPTypes
 import Logging
 import NIOCore
@@ -10,8 +8,9 @@ import NIOHTTPTypes
 /// redirect straight on. These are most of a link domain's traffic, and the router's task per
 /// request cost three quarters of their time (BENCHMARKS.md). Everything else passes through.
 ///
-/// The answers carry the same headers, count in the same metrics and log the same line as the
-/// router's.
+/// ``ImmediateResponseStateMachine`` decides what to do with each part; this handler only reads
+/// parts and writes answers. ``ResponseFinisher`` gives them the same headers, metrics and log
+/// line as the router's.
 final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -29,42 +28,31 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
 
     private static let close = MarkerScanner(["close"])
     let responder: ImmediateResponder
-    let metrics: LinkMetrics
+    let finisher: ResponseFinisher
     let logger: Logger
-    let securityHeaders: SecurityHeaders
-    /// Requests passed on whose responses are not finished: answering a later one here first
-    /// would put the responses out of order.
-    private var passedOn = 0
-    /// The answer to the request being read, written when its end arrives.
-    private var answer: Answer?
+    private var state = ImmediateResponseStateMachine<Answer>()
 
-    init(responder: ImmediateResponder, metrics: LinkMetrics, logger: Logger, securityHeaders: SecurityHeaders) {
+    init(responder: ImmediateResponder, finisher: ResponseFinisher, logger: Logger) {
         self.responder = responder
-        self.metrics = metrics
+        self.finisher = finisher
         self.logger = logger
-        self.securityHeaders = securityHeaders
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let request):
-            if passedOn == 0, let answer = answer(request) {
-                self.answer = answer
-                return
-            }
-            passedOn += 1
-            context.fireChannelRead(data)
-        case .body:
-            if answer == nil { context.fireChannelRead(data) }
-        case .end:
-            guard let answer else { return context.fireChannelRead(data) }
-            self.answer = nil
-            write(answer, context: context)
+        let action = switch unwrapInboundIn(data) {
+        case .head(let request): state.head { answer(request) }
+        case .body: state.body()
+        case .end: state.end()
+        }
+        switch action {
+        case .forward: context.fireChannelRead(data)
+        case .drop: break
+        case .write(let answer): write(answer, context: context)
         }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { passedOn -= 1 }
+        if case .end = unwrapOutboundIn(data) { state.responseEnded() }
         context.write(data, promise: promise)
     }
 
@@ -82,7 +70,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
               let response = responder.respond(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
                                                headers: request.headerFields)
         else { return nil }
-        return Answer(response: response, request: request, route: kind == .shortLink ? ImmediateResponder.shortLinkRoute : String(path),
+        return Answer(response: response, request: request, route: kind == .shortLink ? RoutePaths.catchAll : String(path),
                       path: String(path), start: start)
     }
 
@@ -90,39 +78,12 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let response = answer.response
         var headers = response.headers
         if headers[.contentLength] == nil, response.status != .notModified { headers[.contentLength] = String(response.body?.readableBytes ?? 0) }
-        securityHeaders.add(to: &headers, peer: context.channel.remoteAddress?.ipAddress, requestHeaders: answer.request.headerFields)
         headers[.date] = HTTPDate.now
+        finisher.finish(&headers, status: response.status, method: answer.request.method, path: answer.path, route: answer.route,
+                        peer: context.channel.remoteAddress?.ipAddress, requestHeaders: answer.request.headerFields, since: answer.start,
+                        logger: logger)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: response.status, headerFields: headers))), promise: nil)
         if let body = response.body, answer.request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        let duration = answer.start.duration(to: .now)
-        metrics.request(route: answer.route, method: answer.request.method, status: response.status.code, duration: duration)
-        RequestLog.record(logger, method: answer.request.method, path: answer.path, status: response.status.code, duration: duration)
-    }
-}
-
-/// `Date` header values (RFC 9110 §5.6.7), formatted at most once a second.
-enum HTTPDate {
-    private static let cache = Mutex<(second: Int, text: String)>((0, ""))
-
-    static var now: String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        let second = Int(time.tv_sec)
-        return cache.withLock { cached in
-            if cached.second != second { cached = (second, format(second)) }
-            return cached.text
-        }
-    }
-
-    static func format(_ second: Int) -> String {
-        var time = time_t(second)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

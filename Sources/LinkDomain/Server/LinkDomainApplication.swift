@@ -24,6 +24,8 @@ public struct LinkDomainServices: Sendable {
     public var beforeServing: [@Sendable () async throws -> Void] = []
     /// The TLS certificate, when the server terminates TLS itself.
     public let certificates: CertificateStore?
+    /// The time of day, for everything that reads it.
+    let clock: any WallClock
     let renderer: PageRenderer
     /// What the event loop answers without the router: association files, the stylesheet, redirects.
     let immediate: ImmediateResponder
@@ -34,39 +36,23 @@ public struct LinkDomainServices: Sendable {
     /// Opens the backend the configuration names and loads the page templates (and builds the
     /// association files, unless the caller already has).
     public static func make(configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
-                            clock: any BackendClock = SystemBackendClock(), logger: Logger) async throws -> LinkDomainServices {
+                            clock: any WallClock = SystemClock(), logger: Logger) async throws -> LinkDomainServices {
         let files = try files ?? AssociationFiles(configuration: configuration)
         let opened = try OpenedStore.open(configuration, logger: logger)
-        let store = opened.store
-        let linkStore = CachedLinkStore(base: store)
-        var embedded: EmbeddedBackend?
-        let authBackend: any AuthBackend
-        let timeout = TimeAmount.seconds(Int64(configuration.backendTimeoutSeconds))
-        switch configuration.backend {
-        case .embedded:
-            let backend = EmbeddedBackend(store: store, configuration: configuration, clock: clock, logger: logger)
-            embedded = backend
-            authBackend = EmbeddedAuthBackend(service: backend.service)
-        case .emulator:
-            let base = configuration.backendURL ?? "http://127.0.0.1:9099"
-            authBackend = IdentityToolkitClient(baseURL: base + "/identitytoolkit.googleapis.com/v1", defaultAPIKey: configuration.apiKey,
-                                                timeout: timeout)
-        case .identityToolkit:
-            let base = configuration.backendURL ?? "https://identitytoolkit.googleapis.com"
-            authBackend = IdentityToolkitClient(baseURL: base + "/v1", defaultAPIKey: configuration.apiKey, timeout: timeout)
-        }
+        let linkStore = CachedLinkStore(base: opened.store)
+        let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
         let renderer = try PageRenderer(assets: assets)
         let stylesheet = assets.stylesheet
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let metrics = LinkMetrics()
         let certificates = try configuration.tls.map(CertificateStore.init)
-        let linkEvents = LinkEventRecorder(store: linkStore, logger: logger)
+        let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, logger: logger)
         let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet, shortLinks: linkStore,
                                            linkEvents: linkEvents, metrics: metrics)
-        var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: embedded,
-                                          authBackend: InstrumentedAuthBackend(backend: authBackend, metrics: metrics),
-                                          linkStore: linkStore, metrics: metrics, certificates: certificates, renderer: renderer,
+        var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
+                                          authBackend: InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics),
+                                          linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
                                           immediate: immediate, formSecret: secret, linkEvents: linkEvents)
         if let service = opened.service { services.backgroundServices.append(service) }
         // After the database's service, so that it stops first: its last flush still has the database.
@@ -88,36 +74,38 @@ struct BackendReadiness: ReadinessCheck {
 public enum LinkDomainApplication {
     public typealias Context = LinkDomainRequestContext
 
-    /// The response headers every answer carries.
-    static func securityHeaders(_ services: LinkDomainServices) -> SecurityHeaders {
-        SecurityHeaders(terminatesTLS: services.certificates != nil, trustedProxies: Set(services.configuration.trustedProxies))
+    /// What every answer gets on its way out: the security headers, the request metric, the log line.
+    static func finisher(_ services: LinkDomainServices) -> ResponseFinisher {
+        ResponseFinisher(securityHeaders: SecurityHeaders(terminatesTLS: services.certificates != nil,
+                                                          trustedProxies: Set(services.configuration.trustedProxies)),
+                         metrics: services.metrics)
     }
 
     public static func router(_ services: LinkDomainServices, extraReadinessChecks: [any ReadinessCheck] = [], logger: Logger)
         -> Router<Context>
     {
         let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: RequestLogMiddleware(logger: logger))
-        router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics))
-        // Outside the error pages, so that every status, a thrown 404 or 413 included, carries them.
-        router.add(middleware: SecurityHeadersMiddleware(headers: securityHeaders(services)))
-        router.add(middleware: PlainErrorPageMiddleware(logger: logger))
+        // Outside the error pages, so that every status, a thrown 404 or 413 included, is finished alike.
+        router.add(middleware: ResponseFinishingMiddleware(finisher: finisher(services)))
+        router.add(middleware: PlainErrorPageMiddleware())
         let abuseLimits = AbuseLimitsMiddleware(
             limiter: RateLimiter(perMinute: services.configuration.requestsPerMinute, burst: services.configuration.burst),
             trustedProxies: Set(services.configuration.trustedProxies))
         router.add(middleware: abuseLimits)
-        AssociationController(files: services.files).addRoutes(to: router)
-        HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).addRoutes(to: router)
-        services.embeddedBackend?.addRoutes(to: router, logger: logger)
-        ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore, linkEvents: services.linkEvents,
-                                     logger: logger).addRoutes(to: router)
-        MetricsController<Context>(metrics: services.metrics).addRoutes(to: router)
-        ActionPagesController<Context>(
-            configuration: services.configuration, backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
-            metrics: services.metrics, renderer: services.renderer, formToken: FormToken(secret: services.formSecret), decider: services.immediate.decider,
-            stylesheet: services.immediate.stylesheet, logger: logger,
+        router.addRoutes(AssociationController(files: services.files).routes)
+        router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).routes)
+        if let embedded = services.embeddedBackend { router.addRoutes(embedded.routes(context: Context.self)) }
+        router.addRoutes(ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore,
+                                                       linkEvents: services.linkEvents, clock: services.clock).routes)
+        router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
+        let configuration = services.configuration
+        router.addRoutes(ActionPagesController<Context>(
+            pages: PageBuilder(router: services.immediate.router, pivotBaseURL: configuration.pivotBaseURL), renderer: services.renderer,
+            backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents, metrics: services.metrics,
+            formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, customActionPath: configuration.actionPath,
+            secureCookie: configuration.publicBaseURL.hasPrefix("https://"), clock: services.clock,
             admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) }
-        ).addRoutes(to: router)
+        ).routes)
         return router
     }
 
@@ -143,11 +131,10 @@ public enum LinkDomainApplication {
     /// Every connection gets the idle timeout and the event-loop answers of ``ImmediateResponder``.
     static func server(_ services: LinkDomainServices, logger: Logger) -> HTTPServerBuilder {
         let timeout = services.configuration.idleTimeoutSeconds
-        let headers = securityHeaders(services)
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
                 ConnectionTimeoutHandler(timeout: .seconds(Int64(timeout))),
-                ImmediateResponseHandler(responder: services.immediate, metrics: services.metrics, logger: logger, securityHeaders: headers),
+                ImmediateResponseHandler(responder: services.immediate, finisher: finisher(services), logger: logger),
             ]
         )
         guard let certificates = services.certificates else { return .http1(configuration: http1) }
@@ -157,50 +144,6 @@ public enum LinkDomainApplication {
                                                  configuration: .init(idleTimeout: .seconds(timeout), streamConfiguration: http1),
                                                  responder: responder),
                 timeout: .seconds(Int64(timeout)))
-        }
-    }
-
-    /// What `serve` prints at start: where it listens and what it serves.
-    public static func summary(configuration: LinkDomainConfiguration, listeningPort: Int) -> String {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        var lines = [
-            "LinkDomain listening on " + (configuration.tls == nil ? "http://\(host):\(listeningPort)" : "https://\(host):\(listeningPort) (HTTP/2 and HTTP/1.1)"),
-            "  public base URL:   \(configuration.publicBaseURL)",
-            "  mode:              " + modeSummary(configuration),
-            "  storage:           " + (configuration.postgresURL.map { _ in "PostgreSQL" } ?? "SQLite, \(configuration.sqlitePath)"),
-            "  backend:           \(configuration.backend.rawValue)"
-                + (configuration.backend == .embedded
-                    ? " (project \(configuration.projectID)), Identity Toolkit API at /identitytoolkit.googleapis.com/v1"
-                    : " at \(configuration.backendURL ?? "its default URL")"),
-            "  pages:             " + (configuration.publicDirectory.map { "from \($0)" } ?? "built in"),
-            "  email links:       /__/auth/links, /__/auth/action" + (configuration.actionPath.map { ", \($0)" } ?? ""),
-            "  /.well-known/apple-app-site-association  "
-                + (configuration.appleAssociationFile.map { "(verbatim from \($0))" }
-                    ?? "\(configuration.appleApps.count) Apple app(s)"),
-        ]
-        lines += configuration.appleApps.map { "      \($0.appID)" }
-        lines.append("  /.well-known/assetlinks.json             \(configuration.androidApps.count) Android app(s)")
-        lines += configuration.androidApps.map { "      \($0.packageName)" }
-        lines.append("  authorized domains: " + (configuration.authorizedDomains.isEmpty ? "(none)" : configuration.authorizedDomains.joined(separator: ", ")))
-        lines.append("  /healthz, /readyz")
-        return lines.joined(separator: "\n")
-    }
-
-    /// What the mode allows, said where a developer or an operator reads it first.
-    static func modeSummary(_ configuration: LinkDomainConfiguration) -> String {
-        let embedded = configuration.backend == .embedded
-        switch configuration.mode {
-        case .development where configuration.isDevelopmentForced:
-            return "DEVELOPMENT, FORCED by server.forceDevelopmentMode on a host others can reach: anyone who reaches it "
-                + "can list every code (/emulator/v1/.../oobCodes) and act as admin with \"Bearer owner\""
-        case .development:
-            return "development (loopback only)" + (embedded
-                ? ": the Firebase Auth emulator's contract (any API key, Authorization: Bearer owner, codes at /emulator/v1/projects/\(configuration.projectID)/oobCodes, links logged)"
-                : "")
-        case .deployment:
-            return "deployment" + (embedded
-                ? ": configured API keys (\(configuration.clientAPIKeys.count)) and admin keys (\(configuration.adminKeys.count)) only, no code listing, no addresses or codes in logs"
-                : ": no addresses or codes in logs")
         }
     }
 }

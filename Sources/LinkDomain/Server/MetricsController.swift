@@ -1,114 +1,15 @@
 import Hummingbird
-import Prometheus
-import Synchronization
 
-/// Counters in Prometheus's text format at `/metrics`. The registry belongs to the application, not
-/// to the process, so several applications (tests, replicas in one process) never share counts.
-public struct LinkMetrics: Sendable {
-    public let registry = PrometheusCollectorRegistry()
-    /// Each request's counter and histogram, kept once made: the registry's own lookup builds and
-    /// validates the metric's name under its lock, which showed in the request profile.
-    private let requestMetrics = RequestMetricCache()
-
-    public init() {}
-
-    static var linkEvents: MetricNameDescriptor {
-        MetricNameDescriptor(
-            namespace: "linkdomain", metricName: "link_events", unitName: "total", helpText: "Short-link resolutions and where they sent visitors.")
-    }
-
-    /// Counts one short-link event: `linkdomain_link_events_total{platform="iOS",event="CLICK"}`.
-    func count(_ event: LinkEvent, platform: Platform) {
-        registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", platform.rawValue), ("event", event.rawValue)]).increment()
-    }
-
-    /// Latency buckets from a millisecond to ten seconds.
-    static let latencyBuckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
-                                             .seconds(2.5), .seconds(5), .seconds(10)]
-
-    /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
-    func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
-        let metrics = requestMetrics.metrics(for: RequestMetricKey(route: route, method: method, status: status)) { key in
-            (registry.makeCounter(
-                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
-                                                 helpText: "HTTP requests by route, method and status."),
-                labels: [("route", key.route), ("method", key.method.rawValue), ("status", String(key.status))]),
-             registry.makeDurationHistogram(
-                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                                                 helpText: "Time to answer, by route."),
-                labels: [("route", key.route)], buckets: Self.latencyBuckets))
-        }
-        metrics.requests.increment()
-        metrics.duration.record(duration)
-    }
-
-    /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,
-    /// `unreachable`, `timeout`, `invalid_response`).
-    func backendCall(_ operation: String, outcome: String, duration: Duration) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
-                                             helpText: "Auth backend calls by operation and outcome."),
-            labels: [("operation", operation), ("outcome", outcome)]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
-                                             helpText: "Auth backend call latency by operation."),
-            labels: [("operation", operation)], buckets: Self.latencyBuckets
-        ).record(duration)
-    }
-
-    /// One code spent through the pages, by mode.
-    func codeSpent(mode: String) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", metricName: "codes_spent", unitName: "total",
-                                             helpText: "Action codes spent through the pages, by mode."),
-            labels: [("mode", mode)]
-        ).increment()
-    }
-}
-
+/// Serves the counters at `/metrics` in Prometheus's text format.
 struct MetricsController<Context: RequestContext>: Sendable {
     let metrics: LinkMetrics
-    static var path: String { "/metrics" }
 
-    func addRoutes(to router: Router<Context>) {
-        router.get(RouterPath(Self.path)) { _, _ in
+    var routes: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get(RouterPath(RoutePaths.metrics)) { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }
-    }
-}
-
-/// Counts and times every request by its route pattern.
-struct RequestMetricsMiddleware: RouterMiddleware {
-    typealias Context = LinkDomainRequestContext
-    let metrics: LinkMetrics
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        let response = try await next(request, context)
-        metrics.request(route: context.endpointPath ?? "unmatched", method: request.method, status: response.status.code,
-                        duration: start.duration(to: .now))
-        return response
-    }
-}
-
-struct RequestMetricKey: Hashable, Sendable {
-    let route: String
-    let method: HTTPRequest.Method
-    let status: Int
-}
-
-/// The metric objects of each route, method and status seen so far.
-final class RequestMetricCache: Sendable {
-    typealias Metrics = (requests: Counter, duration: DurationHistogram)
-    private let cache = Mutex<[RequestMetricKey: Metrics]>([:])
-
-    func metrics(for key: RequestMetricKey, make: (RequestMetricKey) -> Metrics) -> Metrics {
-        if let metrics = cache.withLock({ $0[key] }) { return metrics }
-        let made = make(key)
-        cache.withLock { $0[key] = made }
-        return made
+        return routes
     }
 }

@@ -6,27 +6,6 @@ import Logging
 /// One structured log line per request: method, path, status, duration.
 ///
 /// The query string is never logged: email links carry single-use codes and API keys there.
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
-        do {
-            let response = try await next(request, context)
-            log(request, status: response.status.code, since: start)
-            return response
-        } catch {
-            let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            log(request, status: status, since: start)
-            throw error
-        }
-    }
-
-    private func log(_ request: Request, status: Int, since start: ContinuousClock.Instant) {
-        RequestLog.record(logger, method: request.method, path: request.uri.path, status: status, duration: start.duration(to: .now))
-    }
-}
-
 enum RequestLog {
     static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: Int, duration: Duration) {
         logger.info("request", metadata: [
@@ -41,8 +20,6 @@ enum RequestLog {
 /// Turns every error into a small plain-text page, so no path ever answers with another route's
 /// HTML (an HTML catch-all on `assetlinks.json` silently breaks Android verification).
 struct PlainErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -51,7 +28,7 @@ struct PlainErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
             let text = status == .notFound ? "Not Found: there is nothing at this address.\n" : "\(status.code) \(status.reasonPhrase)\n"
             return PlainText.response(status, text, headers: (error as? HTTPError)?.headers ?? [:])
         } catch {
-            logger.error("unhandled error", metadata: ["error": .string(String(describing: type(of: error)))])
+            context.logger.error("unhandled error", metadata: ["error": .string(String(describing: type(of: error)))])
             return PlainText.response(.internalServerError, "500 Internal Server Error\n")
         }
     }
@@ -88,21 +65,4 @@ struct SecurityHeaders: Sendable {
         headers[.xFrameOptions] = "DENY"
         if isHTTPS(peer: peer(), requestHeaders: requestHeaders) { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
     }
-}
-
-struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = LinkDomainRequestContext
-    let headers: SecurityHeaders
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        headers.add(to: &response.headers, peer: context.remoteAddress?.ipAddress, requestHeaders: request.headers)
-        return response
-    }
-}
-
-extension HTTPField.Name {
-    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
-    static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
-    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }

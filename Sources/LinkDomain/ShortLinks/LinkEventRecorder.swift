@@ -20,18 +20,22 @@ final class LinkEventRecorder: Service, Sendable {
     let store: any LinkStore
     let interval: Duration
     let logger: Logger
+    let clock: any WallClock
     private let pending = Mutex<[Key: Int]>([:])
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
     /// every event counted before it was asked for.
     private let lastFlush = Mutex<Task<Void, Never>?>(nil)
 
-    init(store: any LinkStore, interval: Duration = .seconds(1), logger: Logger) {
+    init(store: any LinkStore, interval: Duration = .seconds(1), clock: any WallClock = SystemClock(), logger: Logger) {
         self.store = store
         self.interval = interval
+        self.clock = clock
         self.logger = logger
     }
 
-    func count(_ event: LinkEvent, suffix: String, platform: Platform, day: Int = LinkStatistics.today()) {
+    /// Counts one event on `day` (days since 1970, UTC; today when not given).
+    func count(_ event: LinkEvent, suffix: String, platform: Platform, day: Int? = nil) {
+        let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
         pending.withLock { $0[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
     }
 

@@ -8,21 +8,23 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     let configuration: LinkDomainConfiguration
     let store: any LinkStore
     let linkEvents: LinkEventRecorder
-    let logger: Logger
+    let clock: any WallClock
     /// After this many collisions in a row a `SHORT` suffix grows by one character.
     static var collisionsPerLength: Int { 3 }
 
-    func addRoutes(to router: Router<Context>) {
-        router.post("/v1/shortLinks") { request, _ in
-            await answer { () async throws(ShortLinkAPIError) -> JSONValue in try await create(request) }
+    var routes: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.post(RouterPath(RoutePaths.createShortLink)) { request, context in
+            await answer { () async throws(ShortLinkAPIError) -> JSONValue in try await create(request, context: context) }
         }
-        router.get("/v1/:shortLink/linkStats") { request, context in
+        routes.get(RouterPath(RoutePaths.linkStatistics)) { request, context in
             let shortLink = context.parameters.get("shortLink") ?? ""
             return await answer { () async throws(ShortLinkAPIError) -> JSONValue in try await stats(request, shortLink: shortLink) }
         }
+        return routes
     }
 
-    private func create(_ request: Request) async throws(ShortLinkAPIError) -> JSONValue {
+    private func create(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> JSONValue {
         try authorize(request)
         let buffer: ByteBuffer
         do {
@@ -35,7 +37,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         }
         let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.appleApps,
                                           androidApps: configuration.androidApps)
-        let suffix = try await insert(parsed)
+        let suffix = try await insert(parsed, context: context)
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
         return .object([
             "shortLink": .string(shortLink),
@@ -45,8 +47,8 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     }
 
     /// Stores the link under a fresh suffix, trying again on a collision (never overwriting).
-    private func insert(_ parsed: ShortLinkRequest) async throws(ShortLinkAPIError) -> String {
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+    private func insert(_ parsed: ShortLinkRequest, context: Context) async throws(ShortLinkAPIError) -> String {
+        let now = clock.nowMilliseconds()
         for attempt in 0..<(Self.collisionsPerLength * 8) {
             let suffix = parsed.option == .unguessable ? SuffixGenerator.unguessable() : SuffixGenerator.short(length: 4 + attempt / Self.collisionsPerLength)
             do {
@@ -55,7 +57,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
             } catch .duplicate {
                 continue
             } catch {
-                logger.error("short link not stored", metadata: ["error": .string("\(error)")])
+                context.logger.error("short link not stored", metadata: ["error": .string("\(error)")])
                 throw .unavailable
             }
         }
@@ -75,7 +77,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         do {
             guard try await store.shortLink(suffix: suffix) != nil else { throw ShortLinkAPIError.notFound("no such short link") }
             await linkEvents.flush()
-            counts = try await store.eventCounts(suffix: suffix, fromDay: LinkStatistics.today() - days + 1)
+            counts = try await store.eventCounts(suffix: suffix, fromDay: LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds()) - days + 1)
         } catch let error as ShortLinkAPIError {
             throw error
         } catch {
@@ -104,7 +106,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
 /// Link statistics in the Dynamic Links shape.
 enum LinkStatistics {
     /// Days since 1970, UTC.
-    static func today(_ date: Date = Date()) -> Int { Int(date.timeIntervalSince1970 / 86_400) }
+    static func day(ofMilliseconds milliseconds: Int64) -> Int { Int(milliseconds / 86_400_000) }
 
     /// `{"linkEventStats":[{"platform":"IOS","count":"3","event":"CLICK"}, ...]}`: platforms as Dynamic
     /// Links named them, counts as strings (int64 in JSON), and `REDIRECT` summing every redirect.

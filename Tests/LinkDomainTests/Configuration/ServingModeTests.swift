@@ -22,7 +22,7 @@ struct ServingModeTests {
     func forced() throws {
         let configuration = try Fixtures.load(#"{"server": {"host": "0.0.0.0", "forceDevelopmentMode": true}}"#)
         #expect(configuration.isDevelopmentForced)
-        #expect(LinkDomainApplication.summary(configuration: configuration, listeningPort: 8080).contains("DEVELOPMENT, FORCED"))
+        #expect(StartupSummary.text(configuration: configuration, listeningPort: 8080).contains("DEVELOPMENT, FORCED"))
         #expect(try !Fixtures.load("{}").isDevelopmentForced)
     }
 

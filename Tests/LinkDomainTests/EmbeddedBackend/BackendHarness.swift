@@ -13,14 +13,14 @@ struct BackendHarness {
     static let projectID = "demo-linkdomain"
 
     let databasePath: String
-    let clock: ManualBackendClock
+    let clock: ManualWallClock
     let configuration: LinkDomainConfiguration
 
-    init(emailEnumerationProtection: Bool = true, databasePath: String? = nil, clock: ManualBackendClock? = nil,
+    init(emailEnumerationProtection: Bool = true, databasePath: String? = nil, clock: ManualWallClock? = nil,
          adjust: (inout LinkDomainConfiguration) -> Void = { _ in }) {
         self.databasePath = databasePath
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-test-\(UUID().uuidString)/auth.sqlite").path
-        self.clock = clock ?? ManualBackendClock(milliseconds: 1_800_000_000_000)
+        self.clock = clock ?? ManualWallClock(milliseconds: 1_800_000_000_000)
         var configuration = LinkDomainConfiguration(
             publicBaseURL: "https://links.example.com", port: 0,
             appleApps: [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.app", appStoreID: "1234567890")],

@@ -10,8 +10,8 @@ struct DynamicLinkRoutingTests {
 
     func decide(_ query: String, _ platform: Platform) -> DynamicLinkDecision {
         let link = LinkParser.parseDynamicLink(query: Substring(query))!
-        return LinkRouter.decide(link, visitor: Visitor(platform: platform), appleApps: [Self.apple], androidApps: [Self.android],
-                                 policy: Self.policy, intentHost: "links.example.com", pathAndQuery: "/x")
+        let router = LinkRouter(appleApps: [Self.apple], androidApps: [Self.android], policy: Self.policy, publicHost: "links.example.com")
+        return router.decide(link, visitor: Visitor(platform: platform), pathAndQuery: "/x")
     }
 
     static let deep = "link=https%3A%2F%2Fexample.com%2Fproduct%2F42"

@@ -55,8 +55,9 @@ struct RoutingDecisionTests {
     func decide(_ mode: ActionMode, _ platform: Platform, apps: Bool = true, continueURL: String? = "https://app.example.com/done?x=1",
                 hints: PlatformHints = .init(), preferWeb: Bool = false) -> RoutingDecision {
         let link = ActionLink(mode: mode, oobCode: "C", apiKey: "K", continueURL: continueURL, languageCode: "en", hints: hints)
-        return LinkRouter.decide(link, visitor: Visitor(platform: platform), appleApps: apps ? [Self.apple] : [],
-                                 androidApps: apps ? [Self.android] : [], policy: Self.policy, preferWeb: preferWeb)
+        let router = LinkRouter(appleApps: apps ? [Self.apple] : [], androidApps: apps ? [Self.android] : [], policy: Self.policy,
+                                publicHost: "links.example.com")
+        return router.decide(link, visitor: Visitor(platform: platform), preferWeb: preferWeb)
     }
 
     @Test("the documented table")

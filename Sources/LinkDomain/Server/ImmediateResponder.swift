@@ -1,24 +1,5 @@
 import HTTPTypes
-import Hummingbird
 import NIOCore
-
-/// A response known from the request head alone: no body to read, nothing to wait for.
-struct ImmediateResponse: Sendable, Equatable {
-    var status: HTTPResponse.Status
-    var headers: HTTPFields
-    var body: ByteBuffer?
-
-    init(status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer? = nil) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
-
-    /// The same response for the router.
-    var response: Response {
-        Response(status: status, headers: headers, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
-    }
-}
 
 /// Answers the requests that need no I/O (association files, the stylesheet, and links that
 /// redirect straight on, short links this replica has resolved before included) from the request
@@ -34,14 +15,9 @@ struct ImmediateResponder: Sendable {
         case shortLink
     }
 
-    /// How metrics name the short-link route (the router's catch-all pattern).
-    static let shortLinkRoute = "/**"
-    /// Single-segment paths the router serves itself, which are never short links.
-    static let routerPaths = Set(HealthController<BasicRequestContext>.paths + [MetricsController<BasicRequestContext>.path])
-
     let files: AssociationFiles
     let stylesheet: ImmediateResponse
-    let decider: LinkDecider
+    let router: LinkRouter
     let shortLinks: CachedLinkStore
     let linkEvents: LinkEventRecorder
     let metrics: LinkMetrics
@@ -56,22 +32,21 @@ struct ImmediateResponder: Sendable {
         self.files = files
         self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
                                             body: ByteBuffer(bytes: stylesheet))
-        self.decider = LinkDecider(configuration: configuration)
+        self.router = LinkRouter(configuration: configuration)
         var routes: [String: Kind] = [
-            "/.well-known/apple-app-site-association": .appleAssociation,
-            // iOS 9 to 12 also fetched the file from the root.
-            "/apple-app-site-association": .appleAssociation,
-            "/.well-known/assetlinks.json": .androidAssociation,
-            "/__/static/styles.css": .stylesheet,
+            RoutePaths.appleAssociation: .appleAssociation,
+            RoutePaths.appleAssociationAtRoot: .appleAssociation,
+            RoutePaths.androidAssociation: .androidAssociation,
+            RoutePaths.stylesheet: .stylesheet,
         ]
-        for path in ActionPagesController<BasicRequestContext>.linkPaths(configuration) + ["/"] { routes[path] = .link }
+        for path in RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath) + ["/"] { routes[path] = .link }
         self.routes = routes
     }
 
     /// What `path` is, if it may be answered here.
     func kind(of path: Substring) -> Kind? {
         if let kind = routes[String(path)] { return kind }
-        guard path.utf8.first == UInt8(ascii: "/"), SuffixGenerator.isPlausible(path.dropFirst()), !Self.routerPaths.contains(String(path)) else {
+        guard path.utf8.first == UInt8(ascii: "/"), SuffixGenerator.isPlausible(path.dropFirst()), !RoutePaths.reservedSingleSegments.contains(String(path)) else {
             return nil
         }
         return .shortLink
@@ -89,16 +64,15 @@ struct ImmediateResponder: Sendable {
             return stylesheet
         case .link:
             let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
-            let outcome = decider.outcome(linkPath: path, linkQuery: QueryString(query ?? ""), visitor: visitor,
-                                          ownPathAndQuery: LinkDecider.ownPathAndQuery(path: path, query: query))
+            let outcome = router.route(LinkRequest(path: path, query: query), visitor: visitor)
             return Self.straightRedirect(outcome)?.response
         case .shortLink:
             let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
             guard let record = shortLinks.cached(suffix: suffix) else { return nil }
             let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
-            let outcome = decider.outcome(linkPath: "/", linkQuery: QueryString(Substring(record.longLinkQuery)), ownQuery: QueryString(query ?? ""),
-                                          visitor: visitor, ownPathAndQuery: LinkDecider.ownPathAndQuery(path: path, query: query))
+            let outcome = router.route(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query),
+                                       visitor: visitor)
             guard let (response, event) = Self.straightRedirect(outcome) else { return nil }
             if method == .get {
                 for counted in [LinkEvent.click, event] {
@@ -114,8 +88,8 @@ struct ImmediateResponder: Sendable {
     /// for it; nil for every outcome that needs a page.
     private static func straightRedirect(_ outcome: LinkOutcome) -> (response: ImmediateResponse, event: LinkEvent)? {
         switch outcome {
-        case .action(_, .continueToApp(let url)): (LinkDecider.redirect(.seeOther, to: url), .redirectToFallback)
-        case .dynamic(_, .redirect(let url, let event)): (LinkDecider.redirect(.found, to: url), event)
+        case .action(_, .continueToApp(let url)): (.redirect(.seeOther, to: url), .redirectToFallback)
+        case .dynamic(_, .redirect(let url, let event)): (.redirect(.found, to: url), event)
         default: nil
         }
     }

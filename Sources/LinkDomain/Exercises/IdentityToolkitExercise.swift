@@ -11,7 +11,7 @@ import Logging
 /// fuzzer reaches past "unknown token".
 public final class IdentityToolkitExercise: Sendable {
     private let services: [ServingMode: AccountService]
-    private let clock = ManualBackendClock(milliseconds: 1_800_000_000_000)
+    private let clock = ManualWallClock(milliseconds: 1_800_000_000_000)
     private let substitutions: [(String, String)]
     private static let names = IdentityToolkitController<LinkDomainRequestContext>.operations.keys.sorted() + ["token", "projects", "oobCodes"]
 

@@ -6,16 +6,16 @@
 /// Returns the first broken promise it finds: a redirect the redirect policy would refuse.
 public enum LinkExercise {
     static let policy = RedirectPolicy(authorizedDomains: ["example.com", "links.example.com"])
-    static let appleApps = [AppleApp(teamID: "A1B2C3D4E5", bundleID: "dev.linkdomain.demo", appStoreID: "1234567890")]
-    static let androidApps = [AndroidApp(packageName: "dev.linkdomain.demo", fingerprints: [])]
+    static let router = LinkRouter(appleApps: [AppleApp(teamID: "A1B2C3D4E5", bundleID: "dev.linkdomain.demo", appStoreID: "1234567890")],
+                                   androidApps: [AndroidApp(packageName: "dev.linkdomain.demo", fingerprints: [])],
+                                   policy: policy, publicHost: "links.example.com")
     static let visitors = Platform.allCases.map { Visitor(platform: $0) }
 
     public static func run(_ text: String) -> String? {
         if case .success(let link) = LinkParser.parse(url: text) {
             for visitor in visitors {
                 for preferWeb in [false, true] {
-                    let decision = LinkRouter.decide(link, visitor: visitor, appleApps: appleApps, androidApps: androidApps,
-                                                     policy: policy, preferWeb: preferWeb)
+                    let decision = router.decide(link, visitor: visitor, preferWeb: preferWeb)
                     if case .continueToApp(let url) = decision, policy.allowed(url) == nil { return "action link redirects to \(url)" }
                 }
             }
@@ -23,8 +23,7 @@ public enum LinkExercise {
         let query = text.split(separator: "?", maxSplits: 1).dropFirst().first ?? Substring(text)
         if let dynamic = LinkParser.parseDynamicLink(query: query) {
             for visitor in visitors {
-                let decision = LinkRouter.decide(dynamic, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy,
-                                                 intentHost: "links.example.com", pathAndQuery: "/?" + query)
+                let decision = router.decide(dynamic, visitor: visitor, pathAndQuery: "/?" + query)
                 if case .redirect(let url, _) = decision, !url.hasPrefix("intent://"), policy.allowed(url) == nil {
                     return "Dynamic Link redirects to \(url)"
                 }

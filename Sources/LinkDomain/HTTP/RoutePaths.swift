@@ -1,0 +1,30 @@
+/// Every path the service answers, in one place: the routers, the event-loop fast path, metrics
+/// and the deployment doctor all read them from here.
+enum RoutePaths {
+    static let appleAssociation = "/.well-known/apple-app-site-association"
+    /// iOS 9 to 12 also fetched the file from the root.
+    static let appleAssociationAtRoot = "/apple-app-site-association"
+    static let androidAssociation = "/.well-known/assetlinks.json"
+    static let stylesheet = "/__/static/styles.css"
+    /// Firebase's two email-link paths; the action path also takes the pages' form POST.
+    static let emailLinks = "/__/auth/links"
+    static let emailAction = "/__/auth/action"
+    /// The Firebase Auth emulator's action path, so links it would mail work here too.
+    static let emulatorAction = "/emulator/action"
+    static let health = "/healthz"
+    static let readiness = "/readyz"
+    static let metrics = "/metrics"
+    /// The router's catch-all: short links (`/<suffix>`) and legacy Dynamic Links on any path; also
+    /// the route label metrics give short links answered on the event loop.
+    static let catchAll = "/**"
+    static let createShortLink = "/v1/shortLinks"
+    static let linkStatistics = "/v1/:shortLink/linkStats"
+
+    /// The paths that serve email actions: Firebase's two, the emulator's, and a custom action path.
+    static func actionLinkPaths(customActionPath: String?) -> [String] {
+        [emailLinks, emailAction, emulatorAction] + (customActionPath.map { [$0] } ?? [])
+    }
+
+    /// Single-segment paths the router serves itself, which are never short links.
+    static let reservedSingleSegments: Set<String> = [health, readiness, metrics]
+}

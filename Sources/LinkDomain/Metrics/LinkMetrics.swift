@@ -1,0 +1,69 @@
+import Hummingbird
+import Prometheus
+import Synchronization
+
+/// Counters in Prometheus's text format at `/metrics`. The registry belongs to the application, not
+/// to the process, so several applications (tests, replicas in one process) never share counts.
+public struct LinkMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    /// Each request's counter and histogram, kept once made: the registry's own lookup builds and
+    /// validates the metric's name under its lock, which showed in the request profile.
+    private let requestMetrics = RequestMetricCache()
+
+    public init() {}
+
+    static var linkEvents: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "linkdomain", metricName: "link_events", unitName: "total", helpText: "Short-link resolutions and where they sent visitors.")
+    }
+
+    /// Counts one short-link event: `linkdomain_link_events_total{platform="iOS",event="CLICK"}`.
+    func count(_ event: LinkEvent, platform: Platform) {
+        registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", platform.rawValue), ("event", event.rawValue)]).increment()
+    }
+
+    /// Latency buckets from a millisecond to ten seconds.
+    static let latencyBuckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+                                             .seconds(2.5), .seconds(5), .seconds(10)]
+
+    /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
+    func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
+        let metrics = requestMetrics.metrics(for: RequestMetricKey(route: route, method: method, status: status)) { key in
+            (registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
+                                                 helpText: "HTTP requests by route, method and status."),
+                labels: [("route", key.route), ("method", key.method.rawValue), ("status", String(key.status))]),
+             registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                                                 helpText: "Time to answer, by route."),
+                labels: [("route", key.route)], buckets: Self.latencyBuckets))
+        }
+        metrics.requests.increment()
+        metrics.duration.record(duration)
+    }
+
+    /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,
+    /// `unreachable`, `timeout`, `invalid_response`).
+    func backendCall(_ operation: String, outcome: String, duration: Duration) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
+                                             helpText: "Auth backend calls by operation and outcome."),
+            labels: [("operation", operation), ("outcome", outcome)]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
+                                             helpText: "Auth backend call latency by operation."),
+            labels: [("operation", operation)], buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    /// One code spent through the pages, by mode.
+    func codeSpent(mode: ActionMode) {
+        registry.makeCounter(
+            descriptor: MetricNameDescriptor(namespace: "linkdomain", metricName: "codes_spent", unitName: "total",
+                                             helpText: "Action codes spent through the pages, by mode."),
+            labels: [("mode", mode.rawValue)]
+        ).increment()
+    }
+}

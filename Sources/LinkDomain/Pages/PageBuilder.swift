@@ -1,0 +1,127 @@
+/// Builds each page's model from a routing decision: pure functions of the link, the visitor, the
+/// configuration and the strings of one language, so every page is tested without HTTP.
+struct PageBuilder: Sendable {
+    let router: LinkRouter
+    /// The second host "Open in app" leads to: a universal link fires only for a tap that leads
+    /// to another domain.
+    let pivotBaseURL: String?
+
+    func message(_ message: PageMessage, strings: PageStrings) -> MessagePage {
+        var page = MessagePage(title: strings[message.keys.title], paragraphs: [strings[message.keys.body]])
+        if case .done(_, let continueURL?) = message {
+            page.actionURL = continueURL
+            page.actionLabel = strings["continue_button"]
+        }
+        return page
+    }
+
+    /// The page that offers the app for an email action, with the web as the way out where the
+    /// action can finish there.
+    func landing(_ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings) -> LandingPage {
+        let pathAndQuery = request.ownPathAndQuery
+        var page = LandingPage(title: strings["landing_title"])
+        switch target.kind {
+        case .apple:
+            page.openURL = pivotBaseURL.map { $0 + pathAndQuery }
+            let fallback = (visitor.platform == .iPadOS ? link.hints.iPadFallbackURL : nil) ?? link.hints.iOSFallbackURL
+            page.storeURL = fallback.flatMap(router.policy.allowed) ?? target.storeURL
+            page.storeLabel = strings[target.storeURL == nil ? "get_app_fallback" : "get_app_store"]
+        case .android(let app):
+            let store = link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? target.storeURL ?? ""
+            page.openURL = router.androidIntent(pathAndQuery: pathAndQuery, package: app.packageName, fallback: store)
+            page.storeURL = store
+            page.storeLabel = strings["get_app_play"]
+        }
+        if link.mode != .signIn || link.continueURL.flatMap(router.policy.allowed) != nil {
+            page.webURL = Self.withParameter("web=1", pathAndQuery: pathAndQuery, hasQuery: request.requestQuery != nil)
+        }
+        return page
+    }
+
+    /// The Dynamic Links preview page; its buttons lead on with the preview skipped (`efr=1`).
+    func preview(_ link: DynamicLink, app: AppTarget?, continueURL: String?, request: LinkRequest, strings: PageStrings) -> PreviewPage {
+        var page = PreviewPage(title: link.hints.socialTitle ?? strings["preview_title"], description: link.hints.socialDescription,
+                               continueURL: continueURL)
+        let onward = Self.withParameter("efr=1", pathAndQuery: request.ownPathAndQuery, hasQuery: request.requestQuery != nil)
+        switch app?.kind {
+        case .apple?:
+            page.openURL = pivotBaseURL.map { $0 + onward }
+            page.storeURL = app?.storeURL
+            page.storeLabel = strings["get_app_store"]
+        case .android(let android)?:
+            page.openURL = router.androidIntent(pathAndQuery: onward, package: android.packageName,
+                                                fallback: link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? app?.storeURL ?? "")
+            page.storeURL = app?.storeURL
+            page.storeLabel = strings["get_app_play"]
+        case nil:
+            break
+        }
+        return page
+    }
+
+    /// What crawlers (Slack, iMessage, X, Facebook, WhatsApp, LinkedIn) read to draw a preview card.
+    func social(_ hints: PlatformHints, fallbackTitle: String?) -> SocialPage {
+        SocialPage(title: hints.socialTitle ?? fallbackTitle ?? router.publicHost, description: hints.socialDescription,
+                   imageURL: hints.socialImageURL.flatMap { WebAddress($0)?.scheme == "https" ? $0 : nil })
+    }
+
+    /// `?d=1`: the link's parameters and where the router sends each kind of device.
+    func debug(linkQuery: Substring, strings: PageStrings) -> DebugPage {
+        let flows = router.debugFlows(linkQuery: linkQuery).map { flow in
+            DebugPage.Flow(platform: flow.platform.rawValue, outcome: Self.describe(flow.route, strings: strings))
+        }
+        return DebugPage(title: strings["debug_title"], parameters: QueryString(linkQuery).items.map { DebugPage.Parameter(name: $0.name, value: $0.value) },
+                         flows: flows)
+    }
+
+    static func describe(_ route: DebugFlow.Route, strings: PageStrings) -> String {
+        switch route {
+        case .action(let mode, let decision):
+            switch decision {
+            case .appLanding(let target): "\(strings["debug_app_landing"]) (\(target.name))"
+            case .continueToApp(let url): "\(strings["debug_redirect"]) \(url)"
+            case .webPage: mode.rawValue
+            case .signInInstructions: strings["signin_title"]
+            case .botPage: strings["debug_social"]
+            }
+        case .dynamic(let previewFirst, let decision):
+            {
+                let final = switch decision {
+                case .redirect(let url, _): "\(strings["debug_redirect"]) \(url)"
+                case .socialPreview: strings["debug_social"]
+                case .refused, .previewPage: strings["debug_refused"]
+                }
+                return previewFirst ? "\(strings["debug_preview"]) \(final)" : final
+            }()
+        case .notALink:
+            strings["error_not_link_title"]
+        }
+    }
+
+    /// The form for the link's mode, with the link carried in hidden fields to the POST.
+    ///
+    /// - Parameters:
+    ///   - email, newEmail: the addresses the backend's check-only call returned.
+    ///   - formToken: binds the form to this code and this browser.
+    ///   - error: why the last attempt was refused, shown above the form.
+    func modeForm(_ link: ActionLink, email: String?, newEmail: String?, formToken: String, error: String?, strings: PageStrings) -> any PageModel {
+        var fields = [
+            HiddenField(name: "mode", value: link.mode.rawValue), HiddenField(name: "oobCode", value: link.oobCode),
+            HiddenField(name: "form", value: formToken), HiddenField(name: "lang", value: strings.language),
+        ]
+        if let apiKey = link.apiKey { fields.append(HiddenField(name: "apiKey", value: apiKey)) }
+        if let tenantID = link.tenantID { fields.append(HiddenField(name: "tenantId", value: tenantID)) }
+        if let continueURL = link.continueURL { fields.append(HiddenField(name: "continueUrl", value: continueURL)) }
+        if link.mode == .resetPassword {
+            return ResetPasswordPage(title: strings["reset_title"], email: email, error: error, fields: fields)
+        }
+        let prefix = link.mode.stringPrefix
+        return ConfirmActionPage(title: strings["\(prefix)_title"], body: strings["\(prefix)_body"], button: strings["\(prefix)_button"],
+                                 email: email, newEmail: link.mode == .verifyAndChangeEmail ? newEmail : nil, fields: fields)
+    }
+
+    /// `pathAndQuery` with one more query parameter.
+    static func withParameter(_ parameter: String, pathAndQuery: String, hasQuery: Bool) -> String {
+        pathAndQuery + (hasQuery ? "&" : "?") + parameter
+    }
+}

@@ -1,0 +1,94 @@
+/// A page's content: the template it fills and every value it fills it with.
+///
+/// Models are built by pure functions (``PageBuilder``) and filled in by ``PageRenderer``; their
+/// property names are the templates' variable names (`{{title}}`, `{{#fields}}`), which custom
+/// templates (`publicDirectory`) rely on.
+protocol PageModel: Sendable {
+    /// The template's name in `templates/` (without `.mustache`).
+    static var template: String { get }
+}
+
+/// A hidden form field that carries the link into the page's POST.
+struct HiddenField: Sendable, Equatable {
+    let name: String
+    let value: String
+}
+
+/// A message: an error, a confirmation, or what a scanner sees.
+struct MessagePage: PageModel, Equatable {
+    static let template = "message"
+    var title: String
+    var paragraphs: [String]
+    /// A button that leads on (the continue URL after a completed action).
+    var actionURL: String?
+    var actionLabel: String?
+}
+
+/// The form that completes a verify-email, recover-email or change-email action.
+struct ConfirmActionPage: PageModel, Equatable {
+    static let template = "confirm-action"
+    var title: String
+    var body: String
+    var button: String
+    var email: String?
+    var newEmail: String?
+    var fields: [HiddenField]
+}
+
+/// The form that sets a new password.
+struct ResetPasswordPage: PageModel, Equatable {
+    static let template = "reset-password"
+    var title: String
+    var email: String?
+    /// Why the last attempt was refused (passwords differ, too weak).
+    var error: String?
+    var fields: [HiddenField]
+}
+
+/// The page that offers the app: "Open in app", the store, and (where possible) the web.
+struct LandingPage: PageModel, Equatable {
+    static let template = "landing"
+    var title: String
+    var openURL: String?
+    var storeURL: String?
+    var storeLabel: String?
+    /// This page again with `web=1`: finish in the browser.
+    var webURL: String?
+}
+
+/// The Dynamic Links preview page shown on phones before leaving for the app or the link.
+struct PreviewPage: PageModel, Equatable {
+    static let template = "preview"
+    var title: String
+    var description: String?
+    var continueURL: String?
+    var openURL: String?
+    var storeURL: String?
+    var storeLabel: String?
+}
+
+/// Open Graph and Twitter meta tags for crawlers drawing a preview card.
+struct SocialPage: PageModel, Equatable {
+    static let template = "social"
+    var title: String
+    var description: String?
+    var imageURL: String?
+}
+
+/// `?d=1`: a link's parameters and where each kind of device would go.
+struct DebugPage: PageModel, Equatable {
+    struct Parameter: Sendable, Equatable {
+        let name: String
+        let value: String
+    }
+
+    struct Flow: Sendable, Equatable {
+        let platform: String
+        let outcome: String
+    }
+
+    static let template = "debug"
+    var title: String
+    var parameters: [Parameter]
+    var flows: [Flow]
+}
