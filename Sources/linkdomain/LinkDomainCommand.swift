@@ -12,7 +12,7 @@ struct LinkDomainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkdomain",
         abstract: "A self-hosted link domain for Firebase email links (the Dynamic Links replacement).",
-        subcommands: [Serve.self, Check.self, Import.self, Doctor.self],
+        subcommands: [Serve.self, Check.self, Keys.self, Import.self, Doctor.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -94,13 +94,22 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let (configuration, files) = try options.load()
-        print("configuration OK: \(configuration.appleApps.count) Apple app(s), \(configuration.androidApps.count) Android app(s), "
+        print("configuration OK: \(configuration.apple.apps.count) Apple app(s), \(configuration.android.apps.count) Android app(s), "
             + "\(configuration.mode.rawValue) mode" + (configuration.publicDirectory.map { ", pages from \($0)" } ?? ", built-in pages"))
         for warning in ConfigurationWarnings.of(configuration) { print("warning: \(warning)") }
         print("\n/.well-known/apple-app-site-association (\(files.apple.bytes.count) bytes):")
         print(files.apple.text, terminator: files.apple.text.hasSuffix("\n") ? "" : "\n")
         print("\n/.well-known/assetlinks.json (\(files.android.bytes.count) bytes):")
         print(files.android.text, terminator: "")
+    }
+}
+
+struct Keys: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print every configuration key: its environment variable, type, default and meaning (a Markdown table).")
+
+    func run() {
+        print(ConfigurationLoader.keyTable)
     }
 }
 

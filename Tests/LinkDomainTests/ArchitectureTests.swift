@@ -48,4 +48,14 @@ struct ArchitectureTests {
             }
         }
     }
+
+    @Test("no source file is longer than 250 lines, except the generated page assets")
+    func fileLengths() throws {
+        for (folder, files) in try Self.sources() {
+            for (file, text) in files where file != "BuiltInPageAssets.swift" {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                #expect(lines <= 250, "\(folder)/\(file) has \(lines) lines")
+            }
+        }
+    }
 }

@@ -44,7 +44,7 @@ enum Fixtures {
     /// The services for ``multiAppJSON``, with a throw-away database and the built-in pages.
     static func services(_ json: String = multiAppJSON) async throws -> LinkDomainServices {
         var configuration = try load(json)
-        configuration.sqlitePath = FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-\(UUID().uuidString).sqlite").path
+        configuration.storage = .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-\(UUID().uuidString).sqlite").path)
         return try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
     }
 

@@ -40,7 +40,7 @@ public struct AssociationFiles: Sendable, Equatable {
     /// Generates both files, or reads the configured hand-written Apple file, and checks them.
     public init(configuration: LinkDomainConfiguration) throws(ConfigurationError) {
         let appleBytes: [UInt8]
-        if let path = configuration.appleAssociationFile {
+        if let path = configuration.apple.associationFile {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigurationError(problems: [
                     .init(source: "configuration", key: "apple.associationFile",
@@ -48,21 +48,21 @@ public struct AssociationFiles: Sendable, Equatable {
                 ])
             }
             var validator = AppleAssociationFileValidator(source: path)
-            validator.validate(data, configuredApps: configuration.appleApps)
+            validator.validate(data, configuredApps: configuration.apple.apps)
             if !validator.problems.isEmpty { throw ConfigurationError(problems: validator.problems) }
             appleBytes = Array(data)
         } else {
-            appleBytes = Self.encode(AppleAppSiteAssociation(apps: configuration.appleApps))
+            appleBytes = Self.encode(AppleAppSiteAssociation(apps: configuration.apple.apps))
         }
         if appleBytes.count > Self.appleSizeLimit {
             throw ConfigurationError(problems: [
-                .init(source: configuration.appleAssociationFile ?? "configuration", key: "apple-app-site-association",
+                .init(source: configuration.apple.associationFile ?? "configuration", key: "apple-app-site-association",
                       problem: "is \(appleBytes.count) bytes, over Apple's limit",
                       expected: "at most \(Self.appleSizeLimit) bytes (128 KB): fewer apps or paths")
             ])
         }
         self.apple = StaticJSONDocument(bytes: appleBytes)
-        self.android = StaticJSONDocument(bytes: Self.encode(AssetLinkStatement.statements(for: configuration.androidApps)))
+        self.android = StaticJSONDocument(bytes: Self.encode(AssetLinkStatement.statements(for: configuration.android.apps)))
     }
 
     /// Stable, readable JSON: sorted keys, unescaped slashes (paths read as written), final newline.

@@ -10,18 +10,16 @@ struct OpenedBackend: Sendable {
     let embedded: EmbeddedBackend?
 
     static func open(_ configuration: LinkDomainConfiguration, store: any AuthStore, clock: any WallClock, logger: Logger) -> OpenedBackend {
-        let timeout = TimeAmount.seconds(Int64(configuration.backendTimeoutSeconds))
-        switch configuration.backend {
+        let timeout = TimeAmount.seconds(Int64(configuration.backend.timeoutSeconds))
+        switch configuration.backend.kind {
         case .embedded:
             let backend = EmbeddedBackend(store: store, configuration: configuration, clock: clock, logger: logger)
             return OpenedBackend(authBackend: EmbeddedAuthBackend(service: backend.service), embedded: backend)
-        case .emulator:
-            let base = configuration.backendURL ?? "http://127.0.0.1:9099"
+        case .emulator(let base):
             return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: base + "/identitytoolkit.googleapis.com/v1",
-                                                                    defaultAPIKey: configuration.apiKey, timeout: timeout), embedded: nil)
-        case .identityToolkit:
-            let base = configuration.backendURL ?? "https://identitytoolkit.googleapis.com"
-            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: base + "/v1", defaultAPIKey: configuration.apiKey, timeout: timeout),
+                                                                    defaultAPIKey: configuration.backend.apiKey, timeout: timeout), embedded: nil)
+        case .identityToolkit(let base):
+            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: base + "/v1", defaultAPIKey: configuration.backend.apiKey, timeout: timeout),
                                  embedded: nil)
         }
     }

@@ -3,33 +3,33 @@ struct EmbeddedAuthBackend: AuthBackend {
     let service: AccountService
 
     func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        try await call(["oobCode": .string(code)], context) { try await $0.resetPassword($1, $2) }
+        try await call(["oobCode": .string(code)], context) { CodeInfo(try await $0.resetPassword($1, $2)) }
     }
 
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        try await call(["oobCode": .string(code), "newPassword": .string(newPassword)], context) { try await $0.resetPassword($1, $2) }
+        try await call(["oobCode": .string(code), "newPassword": .string(newPassword)], context) { CodeInfo(try await $0.resetPassword($1, $2)) }
     }
 
     func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         // accounts:update answers with the account; what the code is for comes from checking it first.
         let info = try await checkCode(code, context: context)
         guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action")) }
-        let applied = try await call(["oobCode": .string(code)], context) { try await $0.update($1, $2) }
-        return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
+        return try await call(["oobCode": .string(code)], context) { service, body, call in
+            let applied = try await service.update(body, call)
+            return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
+        }
     }
 
     func isReachable() async -> Bool { true }
 
     private func call(
         _ fields: [String: JSONValue], _ context: BackendCallContext,
-        _ operation: (AccountService, RequestBody, CallContext) async throws -> JSONValue
+        _ operation: (AccountService, RequestBody, CallContext) async throws -> CodeInfo
     ) async throws(BackendError) -> CodeInfo {
         do {
             // The pages' form values meet the same limits as the HTTP API's bodies.
             try RequestBodyDecoder.check(fields)
-            let answer = try await operation(service, RequestBody(fields), CallContext(tenantID: context.tenantID ?? ""))
-            guard case .object(let object) = answer else { throw BackendError.invalidResponse }
-            return CodeInfo(object)
+            return try await operation(service, RequestBody(fields), CallContext(tenantID: context.tenantID ?? ""))
         } catch let error as IdentityToolkitError {
             throw BackendError.rejected(BackendRefusal(error.code, detail: error.detail))
         } catch let error as BackendError {
@@ -41,11 +41,7 @@ struct EmbeddedAuthBackend: AuthBackend {
 }
 
 extension CodeInfo {
-    init(_ object: [String: JSONValue]) {
-        func string(_ name: String) -> String? {
-            if case .string(let value)? = object[name] { return value }
-            return nil
-        }
-        self.init(requestType: string("requestType") ?? "", email: string("email"), newEmail: string("newEmail"))
+    init(_ response: ResetPasswordResponse) {
+        self.init(requestType: response.requestType, email: response.email, newEmail: response.newEmail)
     }
 }

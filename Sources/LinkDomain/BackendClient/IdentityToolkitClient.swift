@@ -51,7 +51,7 @@ public struct IdentityToolkitClient: AuthBackend {
         var attempt = 1
         while true {
             do {
-                return CodeInfo(try await post("accounts:resetPassword", ["oobCode": .string(code)], context: context))
+                return try await post("accounts:resetPassword", ["oobCode": .string(code)], context: context).codeInfo
             } catch .unreachable where attempt < checkAttempts {
                 // A connection that failed outright is worth another try; a refusal or a hang is not
                 // (a hang would make the visitor wait the whole timeout again).
@@ -62,13 +62,13 @@ public struct IdentityToolkitClient: AuthBackend {
     }
 
     public func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        CodeInfo(try await post("accounts:resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], context: context))
+        try await post("accounts:resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], context: context).codeInfo
     }
 
     public func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         let info = try await checkCode(code, context: context)
         guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action")) }
-        let applied = CodeInfo(try await post("accounts:update", ["oobCode": .string(code)], context: context))
+        let applied = try await post("accounts:update", ["oobCode": .string(code)], context: context)
         return CodeInfo(requestType: info.requestType, email: applied.email ?? info.email, newEmail: info.newEmail)
     }
 
@@ -80,7 +80,7 @@ public struct IdentityToolkitClient: AuthBackend {
     }
 
     private func post(_ operation: String, _ fields: [String: JSONValue], context: BackendCallContext)
-        async throws(BackendError) -> [String: JSONValue]
+        async throws(BackendError) -> CodeAnswer
     {
         var body = fields
         if let tenantID = context.tenantID { body["tenantId"] = .string(tenantID) }
@@ -106,11 +106,31 @@ public struct IdentityToolkitClient: AuthBackend {
         } catch {
             throw .unreachable
         }
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
-            throw .invalidResponse
+        let data = Data(buffer: buffer)
+        if status == .ok {
+            guard let answer = try? JSONDecoder().decode(CodeAnswer.self, from: data) else { throw .invalidResponse }
+            return answer
         }
-        if status == .ok { return object }
-        guard case .object(let error)? = object["error"], case .string(let message)? = error["message"] else { throw .invalidResponse }
-        throw .rejected(BackendRefusal(wireMessage: message))
+        guard let refusal = try? JSONDecoder().decode(ErrorAnswer.self, from: data) else { throw .invalidResponse }
+        throw .rejected(BackendRefusal(wireMessage: refusal.error.message))
+    }
+
+    /// What the pages read of `accounts:resetPassword` and `accounts:update` answers; every field is
+    /// optional, as each backend leaves out different ones.
+    struct CodeAnswer: Decodable {
+        var requestType: String?
+        var email: String?
+        var newEmail: String?
+
+        var codeInfo: CodeInfo { CodeInfo(requestType: requestType ?? "", email: email, newEmail: newEmail) }
+    }
+
+    /// `{"error": {"code": 400, "message": "CODE : detail", ...}}`.
+    struct ErrorAnswer: Decodable {
+        struct Body: Decodable {
+            var message: String
+        }
+
+        var error: Body
     }
 }

@@ -14,6 +14,10 @@ public struct ConfigurationLoader: Sendable {
         self.overrides = overrides
     }
 
+    /// Every key as a Markdown table (key, environment variable, type and default, meaning): the
+    /// README's configuration table, and `linkdomain keys`.
+    public static var keyTable: String { ConfigurationKeys.documentationTable }
+
     /// The configuration file to use: the one named, else `LINKDOMAIN_CONFIG`, else `linkdomain.json`
     /// in the working directory when there is one, else none.
     public func configurationFilePath(explicit: String?) -> String? {

@@ -1,4 +1,4 @@
-/// The shape of the configuration file: every key LinkDomain knows, with its type.
+/// A node of the configuration file's shape: a value of a type, an object, or a list of objects.
 ///
 /// The loader checks the JSON file against this schema (so an unknown or misspelt key is an
 /// error that names it) and derives the `LINKDOMAIN_*` environment variable names from it.
@@ -24,68 +24,30 @@ enum ConfigurationNode: Sendable {
 }
 
 enum ConfigurationSchema {
-    static let appleApp: [String: ConfigurationNode] = [
-        "teamID": .string,
-        "bundleID": .string,
-        "appStoreID": .string,
-        "paths": .stringList,
-        "webcredentials": .boolean,
-        "appClip": .boolean,
-    ]
+    /// The file's shape, derived from ``ConfigurationKeys/all``: objects for dotted components,
+    /// lists of objects for `[i]`.
+    static let root: [String: ConfigurationNode] = {
+        var root: [String: ConfigurationNode] = [:]
+        for key in ConfigurationKeys.all { insert(key.type.schemaNode, at: key.name.split(separator: ".").map(String.init)[...], into: &root) }
+        return root
+    }()
 
-    static let androidApp: [String: ConfigurationNode] = [
-        "packageName": .string,
-        "fingerprints": .stringList
-    ]
-
-    static let root: [String: ConfigurationNode] = [
-        "publicBaseURL": .string,
-        "pivotBaseURL": .string,
-        "actionPath": .string,
-        "publicDirectory": .string,
-        "formSecret": .string,
-        "server": .object([
-            "host": .string,
-            "port": .integer,
-            "idleTimeoutSeconds": .integer,
-            "forceDevelopmentMode": .boolean,
-            "tls": .object([
-                "certificatePath": .string,
-                "privateKeyPath": .string,
-            ]),
-        ]),
-        "apple": .object([
-            "apps": .objectList(appleApp),
-            "associationFile": .string,
-        ]),
-        "android": .object([
-            "apps": .objectList(androidApp)
-        ]),
-        "authorizedDomains": .stringList,
-        "backend": .object([
-            "kind": .string,
-            "projectID": .string,
-            "apiKey": .string,
-            "apiKeys": .stringList,
-            "adminKeys": .stringList,
-            "emailEnumerationProtection": .boolean,
-            "codeLifetimeSeconds": .integer,
-            "url": .string,
-            "timeoutSeconds": .integer,
-        ]),
-        "limits": .object([
-            "requestsPerMinute": .integer,
-            "burst": .integer,
-            "trustedProxies": .stringList,
-        ]),
-        "shortLinks": .object([
-            "apiKeys": .stringList
-        ]),
-        "storage": .object([
-            "sqlitePath": .string,
-            "postgresURL": .string,
-        ]),
-    ]
+    private static func insert(_ leaf: ConfigurationNode, at path: ArraySlice<String>, into object: inout [String: ConfigurationNode]) {
+        guard let first = path.first else { return }
+        let rest = path.dropFirst()
+        if rest.isEmpty {
+            object[first] = leaf
+        } else if first.hasSuffix("[i]") {
+            let name = String(first.dropLast(3))
+            var element: [String: ConfigurationNode] = if case .objectList(let inner)? = object[name] { inner } else { [:] }
+            insert(leaf, at: rest, into: &element)
+            object[name] = .objectList(element)
+        } else {
+            var inner: [String: ConfigurationNode] = if case .object(let inner)? = object[first] { inner } else { [:] }
+            insert(leaf, at: rest, into: &inner)
+            object[first] = .object(inner)
+        }
+    }
 
     /// The prefix of every environment variable that overrides a key.
     static let environmentPrefix = "LINKDOMAIN"

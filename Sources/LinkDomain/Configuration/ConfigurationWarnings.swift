@@ -3,7 +3,7 @@
 public enum ConfigurationWarnings {
     public static func of(_ configuration: LinkDomainConfiguration) -> [String] {
         var warnings: [String] = []
-        for (index, app) in configuration.appleApps.enumerated() {
+        for (index, app) in configuration.apple.apps.enumerated() {
             // `ABCDE12345.com.example.app` is an app ID: pasted as a bundle ID, the association file names `TEAM.TEAM.bundle`.
             let parts = app.bundleID.split(separator: ".")
             if parts.count >= 3, let first = parts.first, let prefix = ConfigurationValidators.teamID(String(first)) {

@@ -1,7 +1,7 @@
 /// Creating, changing, finding and deleting accounts: `signUp` (and the admin create call),
 /// `update` without a code, `lookup`, `delete`, `createAuthUri`, and how accounts are answered.
 extension AccountService {
-    func signUp(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func signUp(_ body: RequestBody, _ context: CallContext) async throws -> SignUpResponse {
         let email = try body.string("email").map(normalizedEmail)
         let password = body.string("password")
         if let password { try checkStrength(password) }
@@ -19,18 +19,15 @@ extension AccountService {
             throw IdentityToolkitError.duplicateLocalID
         }
         try await insert(user)
-        var response = ResponseObject(kind: "SignupNewUserResponse")
-        response["localId"] = user.localID
-        response["email"] = user.email
-        response["displayName"] = user.displayName
+        var response = SignUpResponse(localId: user.localID, email: user.email, displayName: user.displayName)
         if !context.isAdmin {
-            try await addSession(to: &response, for: user, provider: email == nil ? "anonymous" : "password", now: now)
+            response.add(try await newSession(for: user, provider: email == nil ? "anonymous" : "password", now: now))
         }
-        return response.json
+        return response
     }
 
     /// `accounts:update`: applies a code (verify, recover or change email), or changes the signed-in user.
-    func update(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func update(_ body: RequestBody, _ context: CallContext) async throws -> SetAccountInfoResponse {
         if let code = body.string("oobCode") { return try await applyCode(code) }
         var user = try await targetUser(body, context)
         let now = clock.nowMilliseconds()
@@ -71,14 +68,14 @@ extension AccountService {
             _ = try await issueCode(.recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID,
                                     settings: ActionCodeSettings(), context: CallContext(tenantID: user.tenantID))
         }
-        var response = accountSummary(user, kind: "SetAccountInfoResponse")
+        var response = accountSummary(user)
         if !context.isAdmin && (body.bool("returnSecureToken") ?? false) {
-            try await addSession(to: &response, for: user, provider: "password", now: now)
+            response.add(try await newSession(for: user, provider: "password", now: now))
         }
-        return response.json
+        return response
     }
 
-    func lookup(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func lookup(_ body: RequestBody, _ context: CallContext) async throws -> GetAccountInfoResponse {
         var users: [UserRecord] = []
         if let idToken = body.string("idToken") {
             users = [try await authenticatedUser(idToken: idToken, context: context)]
@@ -92,78 +89,53 @@ extension AccountService {
         } else {
             throw IdentityToolkitError.missingIDToken
         }
-        var response = ResponseObject(kind: "GetAccountInfoResponse")
-        if !users.isEmpty { response.set("users", .list(users.map { userInfo($0) })) }
-        return response.json
+        return GetAccountInfoResponse(users: users.isEmpty ? nil : users.map(userInfo))
     }
 
-    func delete(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func delete(_ body: RequestBody, _ context: CallContext) async throws -> DeleteAccountResponse {
         let user = try await targetUser(body, context)
         guard try await store.deleteUser(tenantID: user.tenantID, localID: user.localID) else { throw IdentityToolkitError.userNotFound }
-        return ResponseObject(kind: "DeleteAccountResponse").json
+        return DeleteAccountResponse()
     }
 
     /// What `fetchSignInMethods(forEmail:)` calls; with enumeration protection it reveals nothing.
-    func createAuthURI(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func createAuthURI(_ body: RequestBody, _ context: CallContext) async throws -> CreateAuthUriResponse {
         guard let raw = body.string("identifier") ?? body.string("email") else { throw IdentityToolkitError.missingEmail }
         let email = try normalizedEmail(raw)
-        var response = ResponseObject(kind: "CreateAuthUriResponse")
-        response["sessionId"] = RandomToken.make(bytes: 16)
-        if settings.emailEnumerationProtection && !context.isAdmin { return response.json }
+        var response = CreateAuthUriResponse(sessionId: RandomToken.make(bytes: 16))
+        if settings.emailEnumerationProtection && !context.isAdmin { return response }
         let user = try await store.user(tenantID: context.tenantID, email: email)
-        response.set("registered", user != nil)
+        response.registered = user != nil
         if let user {
-            var methods: [JSONValue] = []
-            if user.passwordHash != nil { methods.append(.string("password")) }
-            if user.emailLinkSignIn { methods.append(.string("emailLink")) }
-            response.set("signinMethods", .list(methods))
-            response.set("allProviders", .list(methods.isEmpty ? [] : [.string("password")]))
+            var methods: [String] = []
+            if user.passwordHash != nil { methods.append("password") }
+            if user.emailLinkSignIn { methods.append("emailLink") }
+            response.signinMethods = methods
+            response.allProviders = methods.isEmpty ? [] : ["password"]
         }
-        return response.json
-    }
-
-    func projectConfig() -> Result {
-        .object([
-            "projectId": .string(settings.projectID),
-            "authorizedDomains": .list(settings.authorizedDomains.map(JSONValue.string)),
-        ])
-    }
-
-    func accountSummary(_ user: UserRecord, kind: String) -> ResponseObject {
-        var response = ResponseObject(kind: kind)
-        response["localId"] = user.localID
-        response["email"] = user.email
-        response["displayName"] = user.displayName
-        response["photoUrl"] = user.photoURL
-        response.set("emailVerified", user.emailVerified)
-        response.set("providerUserInfo", providerInfo(user))
         return response
     }
 
-    func providerInfo(_ user: UserRecord) -> JSONValue {
-        guard let email = user.email, user.passwordHash != nil || user.emailLinkSignIn else { return .list([]) }
-        var info: [String: JSONValue] = ["providerId": .string("password"), "email": .string(email),
-                                         "federatedId": .string(email), "rawId": .string(email)]
-        if let name = user.displayName { info["displayName"] = .string(name) }
-        return .list([.object(info)])
+    func projectConfig() -> ProjectConfigResponse {
+        ProjectConfigResponse(projectId: settings.projectID, authorizedDomains: settings.authorizedDomains)
+    }
+
+    /// The account as `accounts:update` answers.
+    func accountSummary(_ user: UserRecord) -> SetAccountInfoResponse {
+        SetAccountInfoResponse(localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
+                               emailVerified: user.emailVerified, providerUserInfo: providerInfo(user))
+    }
+
+    func providerInfo(_ user: UserRecord) -> [ProviderUserInfo] {
+        guard let email = user.email, user.passwordHash != nil || user.emailLinkSignIn else { return [] }
+        return [ProviderUserInfo(providerId: "password", email: email, federatedId: email, rawId: email, displayName: user.displayName)]
     }
 
     /// A user as `accounts:lookup` returns it (never the password hash).
-    func userInfo(_ user: UserRecord) -> JSONValue {
-        var info = ResponseObject()
-        info["localId"] = user.localID
-        info["email"] = user.email
-        info["displayName"] = user.displayName
-        info["photoUrl"] = user.photoURL
-        info["createdAt"] = String(user.createdAt)
-        info["lastLoginAt"] = user.lastLoginAt.map(String.init)
-        info["validSince"] = String(user.validSince)
-        info["tenantId"] = user.tenantID.isEmpty ? nil : user.tenantID
-        info.set("emailVerified", user.emailVerified)
-        info.set("disabled", user.disabled)
-        info.set("emailLinkSignin", user.emailLinkSignIn)
-        if let updated = user.passwordUpdatedAt { info.set("passwordUpdatedAt", .integer(Int(updated))) }
-        info.set("providerUserInfo", providerInfo(user))
-        return info.json
+    func userInfo(_ user: UserRecord) -> UserInfo {
+        UserInfo(localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
+                 createdAt: String(user.createdAt), lastLoginAt: user.lastLoginAt.map(String.init), validSince: String(user.validSince),
+                 tenantId: user.tenantID.isEmpty ? nil : user.tenantID, emailVerified: user.emailVerified, disabled: user.disabled,
+                 emailLinkSignin: user.emailLinkSignIn, passwordUpdatedAt: user.passwordUpdatedAt, providerUserInfo: providerInfo(user))
     }
 }

@@ -1,7 +1,7 @@
 /// Out-of-band codes: issuing them (`sendOobCode`, and the recover-email code an address change
 /// leaves), checking and spending them (`resetPassword`, `update` with a code), and the outbox.
 extension AccountService {
-    func sendOobCode(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func sendOobCode(_ body: RequestBody, _ context: CallContext) async throws -> GetOobConfirmationCodeResponse {
         guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
         guard let type = OobRequestType(rawValue: typeName), type != .recoverEmail, type != .revertSecondFactorAddition else {
             throw IdentityToolkitError(.invalidRequestType, detail: typeName)
@@ -23,7 +23,7 @@ extension AccountService {
             if type == .passwordReset && user == nil {
                 // With enumeration protection a client learns nothing; an admin asked for a link and must hear why there is none.
                 if self.settings.emailEnumerationProtection && !context.isAdmin {
-                    return emailResponse(email).json
+                    return GetOobConfirmationCodeResponse(email: email)
                 }
                 throw IdentityToolkitError.emailNotFound
             }
@@ -56,27 +56,26 @@ extension AccountService {
             throw IdentityToolkitError(.invalidRequestType, detail: typeName)
         }
         let record = try await issueCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context)
-        var response = emailResponse(type == .verifyAndChangeEmail ? (newEmail ?? email) : email)
+        var response = GetOobConfirmationCodeResponse(email: type == .verifyAndChangeEmail ? (newEmail ?? email) : email)
         if returnLink {
-            response["oobCode"] = record.code
-            response["oobLink"] = record.link
+            response.oobCode = record.code
+            response.oobLink = record.link
         }
-        return response.json
+        return response
     }
 
     /// Checks a code without spending it (`accounts:resetPassword` with only `oobCode`), or resets the password.
-    func resetPassword(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func resetPassword(_ body: RequestBody, _ context: CallContext) async throws -> ResetPasswordResponse {
         guard let code = body.string("oobCode") else { throw IdentityToolkitError.missingOobCode }
         let record = try await liveCode(code)
         guard let newPassword = body.string("newPassword") else {
-            var response = ResponseObject(kind: "ResetPasswordResponse")
-            response["requestType"] = record.requestType.rawValue
+            var response = ResetPasswordResponse(requestType: record.requestType.rawValue)
             // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
-            if record.requestType != .emailSignIn { response["email"] = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }
+            if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }
             if record.requestType == .verifyAndChangeEmail || record.requestType == .recoverEmail {
-                response["newEmail"] = record.requestType == .verifyAndChangeEmail ? record.email : record.newEmail
+                response.newEmail = record.requestType == .verifyAndChangeEmail ? record.email : record.newEmail
             }
-            return response.json
+            return response
         }
         guard record.requestType == .passwordReset else { throw IdentityToolkitError.invalidOobCode }
         try checkStrength(newPassword)
@@ -91,13 +90,10 @@ extension AccountService {
         user.emailVerified = true
         user.validSince = now / 1000
         try await update(user)
-        var response = ResponseObject(kind: "ResetPasswordResponse")
-        response["email"] = record.email
-        response["requestType"] = record.requestType.rawValue
-        return response.json
+        return ResetPasswordResponse(requestType: record.requestType.rawValue, email: record.email)
     }
 
-    func applyCode(_ code: String) async throws -> Result {
+    func applyCode(_ code: String) async throws -> SetAccountInfoResponse {
         let record = try await liveCode(code)
         var user: UserRecord
         switch record.requestType {
@@ -126,7 +122,7 @@ extension AccountService {
                 _ = try await issueCode(.recoverEmail, email: oldEmail, newEmail: record.email, localID: user.localID,
                                         settings: ActionCodeSettings(), context: CallContext(tenantID: user.tenantID))
             }
-            return accountSummary(user, kind: "SetAccountInfoResponse").json
+            return accountSummary(user)
         case .recoverEmail:
             user.email = record.email
             user.emailVerified = true
@@ -134,19 +130,16 @@ extension AccountService {
             break
         }
         try await update(user)
-        var response = accountSummary(user, kind: "SetAccountInfoResponse")
-        if record.requestType == .recoverEmail { response["newEmail"] = record.newEmail }
-        return response.json
+        var response = accountSummary(user)
+        if record.requestType == .recoverEmail { response.newEmail = record.newEmail }
+        return response
     }
 
-    func listCodes(projectID: String) async throws -> Result {
+    func listCodes(projectID: String) async throws -> OobCodesResponse {
         let codes = try await store.codes(projectID: projectID)
-        return .object([
-            "oobCodes": .list(codes.map { code in
-                .object(["email": .string(code.email), "oobCode": .string(code.code), "oobLink": .string(code.link),
-                         "requestType": .string(code.requestType.rawValue)])
-            })
-        ])
+        return OobCodesResponse(oobCodes: codes.map { code in
+            OobCodesResponse.Code(email: code.email, oobCode: code.code, oobLink: code.link, requestType: code.requestType.rawValue)
+        })
     }
 
     func issueCode(_ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
@@ -187,11 +180,5 @@ extension AccountService {
         case .expired: throw IdentityToolkitError.expiredOobCode
         case .invalid: throw IdentityToolkitError.invalidOobCode
         }
-    }
-
-    func emailResponse(_ email: String) -> ResponseObject {
-        var response = ResponseObject(kind: "GetOobConfirmationCodeResponse")
-        response["email"] = email
-        return response
     }
 }

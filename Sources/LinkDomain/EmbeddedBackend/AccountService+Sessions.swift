@@ -1,6 +1,6 @@
 /// Signing in and staying signed in: password and email-link sign-in, ID tokens and refresh tokens.
 extension AccountService {
-    func signInWithPassword(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func signInWithPassword(_ body: RequestBody, _ context: CallContext) async throws -> VerifyPasswordResponse {
         guard let rawEmail = body.string("email") else { throw IdentityToolkitError.missingEmail }
         let email = try normalizedEmail(rawEmail)
         guard let password = body.string("password") else { throw IdentityToolkitError.missingPassword }
@@ -17,16 +17,12 @@ extension AccountService {
         let now = clock.nowMilliseconds()
         user.lastLoginAt = now
         try await update(user)
-        var response = ResponseObject(kind: "VerifyPasswordResponse")
-        response["localId"] = user.localID
-        response["email"] = user.email
-        response["displayName"] = user.displayName ?? ""
-        response.set("registered", true)
-        try await addSession(to: &response, for: user, provider: "password", now: now)
-        return response.json
+        var response = VerifyPasswordResponse(localId: user.localID, email: user.email, displayName: user.displayName ?? "")
+        response.add(try await newSession(for: user, provider: "password", now: now))
+        return response
     }
 
-    func signInWithEmailLink(_ body: RequestBody, _ context: CallContext) async throws -> Result {
+    func signInWithEmailLink(_ body: RequestBody, _ context: CallContext) async throws -> EmailLinkSigninResponse {
         guard let code = body.string("oobCode") else { throw IdentityToolkitError.missingOobCode }
         guard let raw = body.string("email") else { throw IdentityToolkitError.missingEmail }
         let email = try normalizedEmail(raw)
@@ -73,16 +69,13 @@ extension AccountService {
         } else {
             try await update(user)
         }
-        var response = ResponseObject(kind: "EmailLinkSigninResponse")
-        response["localId"] = user.localID
-        response["email"] = email
-        response.set("isNewUser", isNewUser)
-        try await addSession(to: &response, for: user, provider: "emailLink", now: now)
-        return response.json
+        var response = EmailLinkSigninResponse(localId: user.localID, email: email, isNewUser: isNewUser)
+        response.add(try await newSession(for: user, provider: "emailLink", now: now))
+        return response
     }
 
     /// `securetoken.googleapis.com/v1/token`: a fresh ID token for a refresh token that is still valid.
-    func refresh(_ body: RequestBody) async throws -> Result {
+    func refresh(_ body: RequestBody) async throws -> RefreshTokenResponse {
         guard body.string("grant_type") == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
         guard let token = body.string("refresh_token") else { throw IdentityToolkitError.missingRefreshToken }
         guard let record = try await store.refreshToken(token) else { throw IdentityToolkitError.invalidRefreshToken }
@@ -94,15 +87,8 @@ extension AccountService {
         let now = clock.nowMilliseconds()
         let idToken = try await tokens.idToken(for: user, provider: user.emailLinkSignIn ? "emailLink" : "password",
                                                authTime: now / 1000, now: now / 1000)
-        var response = ResponseObject()
-        response["access_token"] = idToken
-        response["id_token"] = idToken
-        response["expires_in"] = String(TokenIssuer.lifetimeSeconds)
-        response["token_type"] = "Bearer"
-        response["refresh_token"] = token
-        response["user_id"] = user.localID
-        response["project_id"] = settings.projectID
-        return response.json
+        return RefreshTokenResponse(access_token: idToken, id_token: idToken, expires_in: String(TokenIssuer.lifetimeSeconds), refresh_token: token,
+                                    user_id: user.localID, project_id: settings.projectID)
     }
 
     /// The user an ID token names, if the token is genuine, current and not revoked.
@@ -118,11 +104,11 @@ extension AccountService {
         return user
     }
 
-    func addSession(to response: inout ResponseObject, for user: UserRecord, provider: String, now: Int64) async throws {
+    /// Starts a session: a stored refresh token and an ID token for `user`, signed in by `provider` at `now`.
+    func newSession(for user: UserRecord, provider: String, now: Int64) async throws -> SessionTokens {
         let refresh = RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now)
         try await store.insertRefreshToken(refresh)
-        response["idToken"] = try await tokens.idToken(for: user, provider: provider, authTime: now / 1000, now: now / 1000)
-        response["refreshToken"] = refresh.token
-        response["expiresIn"] = String(TokenIssuer.lifetimeSeconds)
+        return SessionTokens(idToken: try await tokens.idToken(for: user, provider: provider, authTime: now / 1000, now: now / 1000),
+                             refreshToken: refresh.token, expiresIn: String(TokenIssuer.lifetimeSeconds))
     }
 }

@@ -20,7 +20,6 @@ struct AccountService: Sendable {
     let clock: any WallClock
     let logger: Logger
 
-    typealias Result = JSONValue
 
     // MARK: Shared by the operations
 

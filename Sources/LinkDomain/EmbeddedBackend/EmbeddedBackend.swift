@@ -9,15 +9,15 @@ public struct EmbeddedBackend: Sendable {
     public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any WallClock = SystemClock(),
                 logger: Logger) {
         var settings = EmbeddedBackendSettings(
-            projectID: configuration.projectID, apiKey: configuration.apiKey, publicBaseURL: configuration.publicBaseURL,
+            projectID: configuration.backend.projectID, apiKey: configuration.backend.apiKey, publicBaseURL: configuration.publicBaseURL,
             linkHost: configuration.publicHost,
             authorizedDomains: configuration.authorizedDomains,
-            emailEnumerationProtection: configuration.emailEnumerationProtection,
-            codeLifetimeSeconds: configuration.codeLifetimeSeconds)
+            emailEnumerationProtection: configuration.backend.emailEnumerationProtection,
+            codeLifetimeSeconds: configuration.backend.codeLifetimeSeconds)
         if let rounds = configuration.passwordHashRounds { settings.passwordHashRounds = rounds }
         settings.mode = configuration.mode
-        settings.clientAPIKeys = configuration.clientAPIKeys
-        settings.adminKeys = configuration.adminKeys
+        settings.clientAPIKeys = configuration.backend.clientAPIKeys
+        settings.adminKeys = configuration.backend.adminKeys
         service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
                                  clock: clock, logger: logger)
     }

@@ -11,7 +11,7 @@ import NIOCore
 struct IdentityToolkitController<Context: RequestContext>: Sendable {
     let service: AccountService
 
-    typealias Operation = @Sendable (AccountService, RequestBody, CallContext) async throws -> JSONValue
+    typealias Operation = @Sendable (AccountService, RequestBody, CallContext) async throws -> any Encodable & Sendable
 
     /// `accounts:NAME` (and the admin create call, `accounts`) → what serves it.
     static var operations: [String: Operation] {
@@ -150,7 +150,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         return try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType])
     }
 
-    private func json(_ value: JSONValue) -> Response {
+    private func json(_ value: some Encodable) -> Response {
         .json(value)
     }
 }

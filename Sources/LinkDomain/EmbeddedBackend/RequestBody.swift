@@ -47,24 +47,3 @@ struct RequestBody: Sendable {
 
     func has(_ name: String) -> Bool { fields[name] != nil && fields[name] != .null }
 }
-
-/// Builds response objects, leaving out absent optional fields as the real service does.
-struct ResponseObject {
-    private(set) var fields: [String: JSONValue] = [:]
-
-    init(kind: String) {
-        fields["kind"] = .string("identitytoolkit#\(kind)")
-    }
-
-    init() {}
-
-    subscript(name: String) -> String? {
-        get { nil }
-        set { if let newValue { fields[name] = .string(newValue) } }
-    }
-
-    mutating func set(_ name: String, _ value: Bool) { fields[name] = .boolean(value) }
-    mutating func set(_ name: String, _ value: JSONValue) { fields[name] = value }
-
-    var json: JSONValue { .object(fields) }
-}

@@ -89,9 +89,7 @@ enum RandomToken {
     /// `bytes` random bytes as unpadded base64url.
     static func make(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
-        let data = Data((0..<bytes).map { _ in generator.next() as UInt8 })
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode((0..<bytes).map { _ in generator.next() as UInt8 })
     }
 
     /// A 28-character user ID from the base62 alphabet, like Firebase's.

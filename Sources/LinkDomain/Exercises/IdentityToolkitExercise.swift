@@ -34,12 +34,8 @@ public final class IdentityToolkitExercise: Sendable {
         let code = try await service.sendOobCode(
             RequestBody(["requestType": .string("PASSWORD_RESET"), "email": .string("user@example.com"), "returnOobLink": .boolean(true)]),
             CallContext(isAdmin: true))
-        func field(_ value: JSONValue, _ name: String) -> String {
-            if case .object(let object) = value, case .string(let string)? = object[name] { return string }
-            return ""
-        }
-        substitutions = [("$ID_TOKEN", field(signUp, "idToken")), ("$REFRESH_TOKEN", field(signUp, "refreshToken")),
-                         ("$CODE", field(code, "oobCode")), ("$LOCAL_ID", field(signUp, "localId"))]
+        substitutions = [("$ID_TOKEN", signUp.idToken ?? ""), ("$REFRESH_TOKEN", signUp.refreshToken ?? ""),
+                         ("$CODE", code.oobCode ?? ""), ("$LOCAL_ID", signUp.localId)]
     }
 
     /// Runs one input. Refusals are expected answers; only a trap (the fuzzer's finding) or a hang is wrong.

@@ -1,6 +1,6 @@
 /// Takes arbitrary input through everything a click goes through before any I/O: parsing as an
-/// email action and as a Dynamic Link, user-agent classification, and the routing decision for
-/// every kind of visitor. The fuzzer (`Fuzz/`) calls it with generated input, the tests with the
+/// email action and as a Dynamic Link, user-agent classification, the routing decision for every
+/// kind of visitor, and the decoder of the pages' form bodies. The fuzzer (`Fuzz/`) calls it with generated input, the tests with the
 /// fuzzer's corpus.
 ///
 /// Returns the first broken promise it finds: a redirect the redirect policy would refuse.
@@ -29,6 +29,14 @@ public enum LinkExercise {
                 }
             }
         }
+        // The whole request path: routing (with `d=1` and `web=1`), the debug page's flows, and the pages' form decoder.
+        let path = text.split(separator: "?", maxSplits: 1).first ?? ""
+        for visitor in visitors {
+            _ = router.route(LinkRequest(path: path, query: query), visitor: visitor)
+            _ = router.route(LinkRequest(storedQuery: query, requestPath: "/abcd", requestQuery: "d=1"), visitor: visitor)
+        }
+        _ = router.debugFlows(linkQuery: query)
+        _ = PageForm.decode(text)
         _ = PlatformClassifier.classify(userAgent: text, platformHint: text)
         _ = QueryString(Substring(text))
         return nil

@@ -60,13 +60,24 @@ public struct IdentityToolkitError: Error, Sendable, Equatable {
 
     static func notFound(_ path: String) -> Self { Self(.notFound, detail: path, status: .notFound) }
 
-    var body: JSONValue {
-        .object([
-            "error": .object([
-                "code": .integer(status.code),
-                "message": .string(message),
-                "errors": .list([.object(["message": .string(code.rawValue), "domain": .string("global"), "reason": .string("invalid")])]),
-            ])
-        ])
+    /// The JSON body Google answers with.
+    var body: Body {
+        Body(error: .init(code: status.code, message: message, errors: [.init(message: code.rawValue)]))
+    }
+
+    struct Body: Encodable, Sendable {
+        struct Detail: Encodable, Sendable {
+            let code: Int
+            let message: String
+            let errors: [Reason]
+        }
+
+        struct Reason: Encodable, Sendable {
+            let message: String
+            var domain = "global"
+            var reason = "invalid"
+        }
+
+        let error: Detail
     }
 }

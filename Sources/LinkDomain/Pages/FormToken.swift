@@ -33,13 +33,16 @@ struct FormToken: Sendable {
         guard parts.count == 2, let issuedAt = Int64(parts[0]), (now - Self.lifetimeSeconds)...(now + 60) ~= issuedAt else {
             return false
         }
-        return ConstantTime.equal(signature(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt).utf8, parts[1].utf8)
+        guard let mac = Base64URL.decode(parts[1]) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt),
+                                                      using: key)
     }
 
     private func signature(mode: String, code: String, nonce: String, issuedAt: Int64) -> String {
-        let message = Data("v1|\(mode)|\(code)|\(nonce)|\(issuedAt)".utf8)
-        let mac = HMAC<SHA256>.authenticationCode(for: message, using: key)
-        return Data(mac).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt), using: key))
+    }
+
+    private static func message(mode: String, code: String, nonce: String, issuedAt: Int64) -> Data {
+        Data("v1|\(mode)|\(code)|\(nonce)|\(issuedAt)".utf8)
     }
 }

@@ -50,7 +50,7 @@ public struct LinkRouter: Sendable {
     }
 
     public init(configuration: LinkDomainConfiguration) {
-        self.init(appleApps: configuration.appleApps, androidApps: configuration.androidApps,
+        self.init(appleApps: configuration.apple.apps, androidApps: configuration.android.apps,
                   policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains), publicHost: configuration.publicHost)
     }
 

@@ -46,7 +46,7 @@ public struct LinkDomainServices: Sendable {
         let stylesheet = assets.stylesheet
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let metrics = LinkMetrics()
-        let certificates = try configuration.tls.map(CertificateStore.init)
+        let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, logger: logger)
         let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet, shortLinks: linkStore,
                                            linkEvents: linkEvents, metrics: metrics)
@@ -77,7 +77,7 @@ public enum LinkDomainApplication {
     /// What every answer gets on its way out: the security headers, the request metric, the log line.
     static func finisher(_ services: LinkDomainServices) -> ResponseFinisher {
         ResponseFinisher(securityHeaders: SecurityHeaders(terminatesTLS: services.certificates != nil,
-                                                          trustedProxies: Set(services.configuration.trustedProxies)),
+                                                          trustedProxies: Set(services.configuration.limits.trustedProxies)),
                          metrics: services.metrics)
     }
 
@@ -89,8 +89,8 @@ public enum LinkDomainApplication {
         router.add(middleware: ResponseFinishingMiddleware(finisher: finisher(services)))
         router.add(middleware: PlainErrorPageMiddleware())
         let abuseLimits = AbuseLimitsMiddleware(
-            limiter: RateLimiter(perMinute: services.configuration.requestsPerMinute, burst: services.configuration.burst),
-            trustedProxies: Set(services.configuration.trustedProxies))
+            limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst),
+            trustedProxies: Set(services.configuration.limits.trustedProxies))
         router.add(middleware: abuseLimits)
         router.addRoutes(AssociationController(files: services.files).routes)
         router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).routes)
@@ -118,9 +118,9 @@ public enum LinkDomainApplication {
         var application = Application(
             router: router(services, logger: logger),
             server: server(services, logger: logger),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: nil),
             services: services.backgroundServices,
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.server.port) },
             logger: logger
         )
         for step in services.beforeServing { application.beforeServerStarts(perform: step) }
@@ -130,7 +130,7 @@ public enum LinkDomainApplication {
     /// HTTP/1.1, or with TLS configured, HTTPS with HTTP/2 by ALPN and HTTP/1.1 as the fallback.
     /// Every connection gets the idle timeout and the event-loop answers of ``ImmediateResponder``.
     static func server(_ services: LinkDomainServices, logger: Logger) -> HTTPServerBuilder {
-        let timeout = services.configuration.idleTimeoutSeconds
+        let timeout = services.configuration.server.idleTimeoutSeconds
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
                 ConnectionTimeoutHandler(timeout: .seconds(Int64(timeout))),

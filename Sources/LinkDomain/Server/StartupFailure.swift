@@ -5,7 +5,7 @@ import NIOCore
 /// what an operator reads in `journalctl` instead of a raw Foundation or NIO error.
 public enum StartupFailure {
     public static func describe(_ error: any Error, configuration: LinkDomainConfiguration) -> String {
-        let address = "\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(configuration.port)"
+        let address = "\(configuration.server.host.contains(":") ? "[\(configuration.server.host)]" : configuration.server.host):\(configuration.server.port)"
         switch error {
         case let problem as PageAssets.Problem:
             return "The pages cannot be loaded: \(problem) (publicDirectory); fix that directory or remove the key to use the built-in pages."
@@ -16,7 +16,7 @@ public enum StartupFailure {
             case .privateKey(let reason):
                 return "The TLS private key cannot be loaded: server.tls.privateKeyPath \(reason); point it at the certificate's PEM key."
             }
-        case StoreError.database(let reason) where configuration.postgresURL == nil:
+        case StoreError.database(let reason) where configuration.storage.isSQLite:
             return "The SQLite database \(reason) (storage.sqlitePath); make its directory writable by this user or set storage.sqlitePath."
         case StoreError.database:
             return "The PostgreSQL database cannot be used (storage.postgresURL): check that the server is up, and the URL's host, user, password and database."

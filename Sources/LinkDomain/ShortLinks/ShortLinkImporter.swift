@@ -101,7 +101,7 @@ public struct ShortLinkImporter: Sendable {
                 createdAt = parsed
             }
             do {
-                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: createdAt, origin: "import"))
+                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: createdAt, origin: .import))
                 report.imported += 1
             } catch .duplicate {
                 if let existing = try? await store.shortLink(suffix: suffix), existing.longLinkQuery == query {

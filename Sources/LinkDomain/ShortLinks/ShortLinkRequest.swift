@@ -93,7 +93,8 @@ enum ShortLinkAPIError: Error, Equatable {
         }
     }
 
-    var body: JSONValue {
+    /// The JSON body Google APIs answer with.
+    var body: Body {
         let (message, status): (String, String) =
             switch self {
             case .invalidArgument(let message): (message, "INVALID_ARGUMENT")
@@ -101,7 +102,17 @@ enum ShortLinkAPIError: Error, Equatable {
             case .notFound(let message): (message, "NOT_FOUND")
             case .unavailable: ("The link store is unavailable. Try again.", "UNAVAILABLE")
             }
-        return .object(["error": .object(["code": .integer(statusCode), "message": .string(message), "status": .string(status)])])
+        return Body(error: .init(code: statusCode, message: message, status: status))
+    }
+
+    struct Body: Encodable, Sendable {
+        struct Detail: Encodable, Sendable {
+            let code: Int
+            let message: String
+            let status: String
+        }
+
+        let error: Detail
     }
 }
 

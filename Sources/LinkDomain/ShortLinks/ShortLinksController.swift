@@ -15,16 +15,16 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.post(RouterPath(RoutePaths.createShortLink)) { request, context in
-            await answer { () async throws(ShortLinkAPIError) -> JSONValue in try await create(request, context: context) }
+            await answer { () async throws(ShortLinkAPIError) in try await create(request, context: context) }
         }
         routes.get(RouterPath(RoutePaths.linkStatistics)) { request, context in
             let shortLink = context.parameters.get("shortLink") ?? ""
-            return await answer { () async throws(ShortLinkAPIError) -> JSONValue in try await stats(request, shortLink: shortLink) }
+            return await answer { () async throws(ShortLinkAPIError) in try await stats(request, shortLink: shortLink) }
         }
         return routes
     }
 
-    private func create(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> JSONValue {
+    private func create(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> CreatedShortLink {
         try authorize(request)
         let buffer: ByteBuffer
         do {
@@ -35,15 +35,12 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
             throw .invalidArgument("the request body must be a JSON object")
         }
-        let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.appleApps,
-                                          androidApps: configuration.androidApps)
+        let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
+                                          androidApps: configuration.android.apps)
         let suffix = try await insert(parsed, context: context)
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
-        return .object([
-            "shortLink": .string(shortLink),
-            "previewLink": .string("\(shortLink)?d=1"),
-            "warning": .list(parsed.warnings.map { .object(["warningCode": .string($0.code), "warningMessage": .string($0.message)]) }),
-        ])
+        return CreatedShortLink(shortLink: shortLink, previewLink: "\(shortLink)?d=1",
+                                warning: parsed.warnings.map { .init(warningCode: $0.code, warningMessage: $0.message) })
     }
 
     /// Stores the link under a fresh suffix, trying again on a collision (never overwriting).
@@ -52,7 +49,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         for attempt in 0..<(Self.collisionsPerLength * 8) {
             let suffix = parsed.option == .unguessable ? SuffixGenerator.unguessable() : SuffixGenerator.short(length: 4 + attempt / Self.collisionsPerLength)
             do {
-                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: parsed.longLinkQuery, createdAt: now, origin: "api"))
+                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: parsed.longLinkQuery, createdAt: now, origin: .api))
                 return suffix
             } catch .duplicate {
                 continue
@@ -64,7 +61,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         throw .unavailable
     }
 
-    private func stats(_ request: Request, shortLink encoded: String) async throws(ShortLinkAPIError) -> JSONValue {
+    private func stats(_ request: Request, shortLink encoded: String) async throws(ShortLinkAPIError) -> LinkStatistics {
         try authorize(request)
         let shortLink = QueryString.percentDecode(Substring(encoded))
         let prefix = configuration.publicBaseURL + "/"
@@ -87,30 +84,50 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     }
 
     private func authorize(_ request: Request) throws(ShortLinkAPIError) {
-        guard let key = request.uri.queryParameters["key"].map(String.init), configuration.shortLinkAPIKeys.contains(key) else {
+        guard let key = request.uri.queryParameters["key"].map(String.init), configuration.shortLinks.apiKeys.contains(key) else {
             throw .permissionDenied("API key not valid. Please pass a valid API key.")
         }
     }
 
-    private func answer(_ work: () async throws(ShortLinkAPIError) -> JSONValue) async -> Response {
-        let (value, status): (JSONValue, HTTPResponse.Status)
+    private func answer(_ work: () async throws(ShortLinkAPIError) -> some Encodable) async -> Response {
         do {
-            (value, status) = (try await work(), .ok)
+            return .json(try await work())
         } catch {
-            (value, status) = (error.body, HTTPResponse.Status(code: error.statusCode))
+            return .json(error.body, status: HTTPResponse.Status(code: error.statusCode))
         }
-        return .json(value, status: status)
     }
 }
 
-/// Link statistics in the Dynamic Links shape.
-enum LinkStatistics {
+/// `POST /v1/shortLinks`'s answer, as Dynamic Links gave it.
+struct CreatedShortLink: Encodable, Sendable {
+    struct Warning: Encodable, Sendable {
+        let warningCode: String
+        let warningMessage: String
+    }
+
+    let shortLink: String
+    /// The link with `?d=1`: the page showing where each device would go.
+    let previewLink: String
+    let warning: [Warning]
+}
+
+/// Link statistics in the Dynamic Links shape:
+/// `{"linkEventStats":[{"platform":"IOS","count":"3","event":"CLICK"}, ...]}`.
+struct LinkStatistics: Encodable, Sendable {
+    struct Row: Encodable, Sendable, Equatable {
+        let platform: String
+        /// A decimal string (int64 in JSON).
+        let count: String
+        let event: String
+    }
+
+    let linkEventStats: [Row]
+
     /// Days since 1970, UTC.
     static func day(ofMilliseconds milliseconds: Int64) -> Int { Int(milliseconds / 86_400_000) }
 
-    /// `{"linkEventStats":[{"platform":"IOS","count":"3","event":"CLICK"}, ...]}`: platforms as Dynamic
-    /// Links named them, counts as strings (int64 in JSON), and `REDIRECT` summing every redirect.
-    static func dynamicLinksShape(_ counts: [LinkEventCount]) -> JSONValue {
+    /// Platforms as Dynamic Links named them, and `REDIRECT` summing every redirect.
+    static func dynamicLinksShape(_ counts: [LinkEventCount]) -> LinkStatistics {
         var totals: [String: [String: Int]] = [:]
         for count in counts {
             let platform = switch count.platform {
@@ -122,11 +139,9 @@ enum LinkStatistics {
             totals[platform, default: [:]][count.event.rawValue, default: 0] += count.count
             if count.event != .click { totals[platform, default: [:]]["REDIRECT", default: 0] += count.count }
         }
-        let rows: [JSONValue] = totals.keys.sorted().flatMap { platform in
-            totals[platform]!.keys.sorted().map { event in
-                .object(["platform": .string(platform), "event": .string(event), "count": .string(String(totals[platform]![event]!))])
-            }
+        let rows = totals.sorted { $0.key < $1.key }.flatMap { platform, events in
+            events.sorted { $0.key < $1.key }.map { event, count in Row(platform: platform, count: String(count), event: event) }
         }
-        return .object(["linkEventStats": .list(rows)])
+        return LinkStatistics(linkEventStats: rows)
     }
 }

@@ -5,15 +5,22 @@ public struct ShortLinkRecord: Codable, Sendable, Equatable {
     public var longLinkQuery: String
     /// Milliseconds since 1970.
     public var createdAt: Int64
-    /// `api` or `import`.
-    public var origin: String
+    public var origin: ShortLinkOrigin
 
-    public init(suffix: String, longLinkQuery: String, createdAt: Int64, origin: String) {
+    public init(suffix: String, longLinkQuery: String, createdAt: Int64, origin: ShortLinkOrigin) {
         self.suffix = suffix
         self.longLinkQuery = longLinkQuery
         self.createdAt = createdAt
         self.origin = origin
     }
+}
+
+/// How a short link came to be (stored as the raw value).
+public enum ShortLinkOrigin: String, Codable, Sendable {
+    /// Made through `POST /v1/shortLinks`.
+    case api
+    /// Brought over from Dynamic Links by `linkdomain import`.
+    case `import`
 }
 
 /// One row of link statistics: how often `event` happened for a link on a platform on a day.

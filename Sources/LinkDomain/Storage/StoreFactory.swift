@@ -11,11 +11,13 @@ public struct OpenedStore: Sendable {
     public let prepare: (@Sendable () async throws -> Void)?
 
     public static func open(_ configuration: LinkDomainConfiguration, logger: Logger) throws(StoreError) -> OpenedStore {
-        if let url = configuration.postgresURL {
+        switch configuration.storage {
+        case .postgres(let url):
             let store = try PostgresStore(url: url, logger: logger)
             return OpenedStore(store: store, service: store, prepare: { try await store.migrate() })
+        case .sqlite(let path):
+            return OpenedStore(store: try SQLiteStore(path: path), service: nil, prepare: nil)
         }
-        return OpenedStore(store: try SQLiteStore(path: configuration.sqlitePath), service: nil, prepare: nil)
     }
 
     /// Runs `body` with the store working, for commands that are not the server (`import`).

@@ -53,10 +53,10 @@ enum JSONValue: Codable, Sendable, Equatable {
 
 extension Response {
     /// A JSON API answer: never cached, slashes written plainly (URLs read as they are).
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
-        // Encoding a JSONValue cannot fail: it holds only strings, numbers, booleans, lists and objects.
+        // The answers are plain structs of strings, numbers, booleans and lists: encoding them cannot fail.
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(data: data)))

@@ -141,7 +141,9 @@ struct AssociationFilesTests {
         let paths = (0..<3000).map { "/section-\($0)/*" }
         let apps = [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.big", paths: paths)]
         #expect {
-            try AssociationFiles(configuration: LinkDomainConfiguration(publicBaseURL: "https://l.example.com", appleApps: apps))
+            var configuration = LinkDomainConfiguration(publicBaseURL: "https://l.example.com")
+            configuration.apple.apps = apps
+            return try AssociationFiles(configuration: configuration)
         } throws: { error in
             (error as? ConfigurationError)?.problems.first?.problem.contains("over Apple's limit") == true
         }
@@ -153,7 +155,7 @@ struct AssociationFilesTests {
             .load(path: Fixtures.repositoryRoot.appendingPathComponent("linkdomain.json").path)
         let served = try AssociationFiles(configuration: configuration)
         var generatedConfiguration = configuration
-        generatedConfiguration.appleAssociationFile = nil
+        generatedConfiguration.apple.associationFile = nil
         let generated = try AssociationFiles(configuration: generatedConfiguration)
         #expect(served.apple == generated.apple)
     }
@@ -190,10 +192,9 @@ struct AssociationFilesTests {
     private func configurationWithFile(_ text: String) throws -> LinkDomainConfiguration {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("aasa-\(UUID().uuidString)")
         try Data(text.utf8).write(to: url)
-        return LinkDomainConfiguration(
-            publicBaseURL: "https://l.example.com",
-            appleApps: [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.mail")],
-            appleAssociationFile: url.path
-        )
+        var configuration = LinkDomainConfiguration(publicBaseURL: "https://l.example.com")
+        configuration.apple.apps = [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.mail")]
+        configuration.apple.associationFile = url.path
+        return configuration
     }
 }

@@ -14,9 +14,8 @@ struct IdentityToolkitClientTests {
     static func pagesServer<Value>(backendURL: String, timeoutSeconds: Int = 10,
                                    _ test: @Sendable (BackendClient) async throws -> Value) async throws -> Value {
         var configuration = BackendHarness().configuration
-        configuration.backend = .emulator
-        configuration.backendURL = backendURL
-        configuration.backendTimeoutSeconds = timeoutSeconds
+        configuration.backend.kind = .emulator(url: backendURL)
+        configuration.backend.timeoutSeconds = timeoutSeconds
         let services = try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
         return try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.live) { client in
             try await test(BackendClient(client: client))

@@ -10,24 +10,24 @@ struct ConfigurationLoaderTests {
     func multiAppFile() throws {
         let configuration = try Fixtures.load(Fixtures.multiAppJSON)
         #expect(configuration.publicBaseURL == "https://links.example.com")
-        #expect(configuration.port == 0)
-        #expect(configuration.appleApps.map(\.appID) == ["ABCDE12345.com.example.mail", "ZYXWV98765.com.example.shop"])
-        #expect(configuration.appleApps[0].appStoreID == "1234567890")
-        #expect(configuration.appleApps[1].paths == ["/open/*", "NOT /open/private/*"])
-        #expect(configuration.appleApps[1].webcredentials && configuration.appleApps[1].appClip)
-        #expect(configuration.androidApps.map(\.packageName) == ["com.example.mail", "com.example.shop"])
-        #expect(configuration.androidApps[1].fingerprints == [Fixtures.fingerprintB, Fixtures.fingerprintA])
+        #expect(configuration.server.port == 0)
+        #expect(configuration.apple.apps.map(\.appID) == ["ABCDE12345.com.example.mail", "ZYXWV98765.com.example.shop"])
+        #expect(configuration.apple.apps[0].appStoreID == "1234567890")
+        #expect(configuration.apple.apps[1].paths == ["/open/*", "NOT /open/private/*"])
+        #expect(configuration.apple.apps[1].webcredentials && configuration.apple.apps[1].appClip)
+        #expect(configuration.android.apps.map(\.packageName) == ["com.example.mail", "com.example.shop"])
+        #expect(configuration.android.apps[1].fingerprints == [Fixtures.fingerprintB, Fixtures.fingerprintA])
         #expect(configuration.authorizedDomains == ["example.com", "shop.example.com"])
-        #expect(configuration.backend == .embedded)
+        #expect(configuration.backend.kind == .embedded)
     }
 
     @Test("the committed demo configuration is valid")
     func demoConfiguration() throws {
         let path = Fixtures.repositoryRoot.appendingPathComponent("linkdomain.json").path
         let configuration = try ConfigurationLoader(environment: [:]).load(path: path)
-        #expect(configuration.port == 8080)
+        #expect(configuration.server.port == 8080)
         #expect(configuration.publicBaseURL == "http://127.0.0.1:8080")
-        #expect(configuration.appleAssociationFile == Fixtures.repositoryRoot.appendingPathComponent("apple-app-site-association").path)
+        #expect(configuration.apple.associationFile == Fixtures.repositoryRoot.appendingPathComponent("apple-app-site-association").path)
     }
 
     @Test("an empty configuration gives the documented defaults")
@@ -130,11 +130,11 @@ struct ConfigurationLoaderTests {
             ]
         )
         #expect(configuration.publicBaseURL == "https://login.example.org")
-        #expect(configuration.port == 9090)
-        #expect(configuration.appleApps[0].appID == "QWERT12345.com.example.mail")
-        #expect(configuration.appleApps[1].webcredentials == false)
-        #expect(configuration.androidApps.map(\.packageName) == ["com.example.mail", "com.example.shop", "org.example.third"])
-        #expect(configuration.androidApps[2].fingerprints == [Fixtures.fingerprintA, Fixtures.fingerprintB])
+        #expect(configuration.server.port == 9090)
+        #expect(configuration.apple.apps[0].appID == "QWERT12345.com.example.mail")
+        #expect(configuration.apple.apps[1].webcredentials == false)
+        #expect(configuration.android.apps.map(\.packageName) == ["com.example.mail", "com.example.shop", "org.example.third"])
+        #expect(configuration.android.apps[2].fingerprints == [Fixtures.fingerprintA, Fixtures.fingerprintB])
         #expect(configuration.authorizedDomains == ["example.org", "login.example.org"])
     }
 

@@ -47,10 +47,10 @@ struct ServingModeTests {
     @Test("client keys: backend.apiKey and backend.apiKeys; links carry the first")
     func clientKeys() throws {
         let both = try Fixtures.load(#"{"backend": {"apiKey": "one", "apiKeys": ["two", "three"]}}"#)
-        #expect(both.clientAPIKeys == ["one", "two", "three"] && both.apiKey == "one")
+        #expect(both.backend.clientAPIKeys == ["one", "two", "three"] && both.backend.apiKey == "one")
         let listed = try Fixtures.load(#"{"backend": {"apiKeys": ["two"]}}"#)
-        #expect(listed.apiKey == "two")
-        #expect(try Fixtures.load("{}").apiKey == "demo-api-key")
+        #expect(listed.backend.apiKey == "two")
+        #expect(try Fixtures.load("{}").backend.apiKey == "demo-api-key")
     }
 
     @Test("publicDirectory must hold every page asset")

@@ -21,18 +21,19 @@ struct BackendHarness {
         self.databasePath = databasePath
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-test-\(UUID().uuidString)/auth.sqlite").path
         self.clock = clock ?? ManualWallClock(milliseconds: 1_800_000_000_000)
-        var configuration = LinkDomainConfiguration(
-            publicBaseURL: "https://links.example.com", port: 0,
-            appleApps: [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.app", appStoreID: "1234567890")],
-            androidApps: [AndroidApp(packageName: "com.example.app", fingerprints: [Fixtures.fingerprintA])],
-            authorizedDomains: ["app.example.com", "links.example.com"],
-            emailEnumerationProtection: emailEnumerationProtection, sqlitePath: self.databasePath,
-            pivotBaseURL: "https://open.example.com")
+        var configuration = LinkDomainConfiguration(publicBaseURL: "https://links.example.com")
+        configuration.server.port = 0
+        configuration.apple.apps = [AppleApp(teamID: "ABCDE12345", bundleID: "com.example.app", appStoreID: "1234567890")]
+        configuration.android.apps = [AndroidApp(packageName: "com.example.app", fingerprints: [Fixtures.fingerprintA])]
+        configuration.authorizedDomains = ["app.example.com", "links.example.com"]
+        configuration.backend.emailEnumerationProtection = emailEnumerationProtection
+        configuration.storage = .sqlite(path: self.databasePath)
+        configuration.pivotBaseURL = "https://open.example.com"
         // The emulator's contract (`Bearer owner`, any key), though the links name a public host.
-        configuration.forceDevelopmentMode = true
+        configuration.server.forceDevelopmentMode = true
         configuration.passwordHashRounds = 1 << 10  // a cheaper scrypt: the tests sign up hundreds of accounts
-        configuration.requestsPerMinute = 1_000_000  // every test request comes from 127.0.0.1
-        configuration.burst = 1_000_000
+        configuration.limits.requestsPerMinute = 1_000_000  // every test request comes from 127.0.0.1
+        configuration.limits.burst = 1_000_000
         adjust(&configuration)
         self.configuration = configuration
     }

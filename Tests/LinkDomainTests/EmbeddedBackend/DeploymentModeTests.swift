@@ -9,9 +9,9 @@ struct DeploymentModeTests {
 
     /// The harness's server as a deployment: its https public base URL, with keys.
     let harness = BackendHarness { configuration in
-        configuration.forceDevelopmentMode = false
-        configuration.clientAPIKeys = ["app-key"]
-        configuration.adminKeys = [DeploymentModeTests.adminKey]
+        configuration.server.forceDevelopmentMode = false
+        configuration.backend.clientAPIKeys = ["app-key"]
+        configuration.backend.adminKeys = [DeploymentModeTests.adminKey]
     }
 
     @Test("no code listing, no Bearer owner, no unknown key")

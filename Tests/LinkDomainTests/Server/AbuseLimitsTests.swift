@@ -19,8 +19,8 @@ struct AbuseLimitsTests {
     @Test("POSTs and the link API get 429 with Retry-After past the burst; pages and health do not")
     func rateLimit() async throws {
         let harness = BackendHarness { configuration in
-            configuration.requestsPerMinute = 6
-            configuration.burst = 3
+            configuration.limits.requestsPerMinute = 6
+            configuration.limits.burst = 3
         }
         try await harness.run { client in
             for _ in 0..<3 {
@@ -40,9 +40,9 @@ struct AbuseLimitsTests {
     @Test("behind a trusted proxy the client is the nearest untrusted X-Forwarded-For address")
     func trustedProxy() async throws {
         let harness = BackendHarness { configuration in
-            configuration.requestsPerMinute = 1
-            configuration.burst = 2
-            configuration.trustedProxies = ["127.0.0.1"]
+            configuration.limits.requestsPerMinute = 1
+            configuration.limits.burst = 2
+            configuration.limits.trustedProxies = ["127.0.0.1"]
         }
         try await harness.run { client in
             // A forged left entry ("198.51.100.7, ...") changes nothing: the client is still 203.0.113.1.

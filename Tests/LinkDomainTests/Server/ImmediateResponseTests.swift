@@ -76,7 +76,7 @@ struct ImmediateResponseTests {
         let action = "https://links.example.com/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone"
         for (suffix, query) in [("Dyn1", "link=https%3A%2F%2Fexample.com%2Fproduct&efr=1"), ("Sgn1", "link=" + ActionLinkEncoder.percentEncode(action)),
                                 ("Prv1", "link=https%3A%2F%2Fexample.com%2Fproduct&ibi=com.example.mail"), ("healthz", "link=https%3A%2F%2Fexample.com%2F&efr=1")] {
-            try await services.linkStore.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: 1, origin: "import"))
+            try await services.linkStore.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: 1, origin: .import))
         }
         return services
     }

@@ -6,7 +6,11 @@ import Testing
 
 @Suite("Start-up failures")
 struct StartupFailureTests {
-    let configuration = LinkDomainConfiguration(publicBaseURL: "http://127.0.0.1:8080", sqlitePath: "/nonexistent/dir/db.sqlite")
+    let configuration = {
+        var configuration = LinkDomainConfiguration(publicBaseURL: "http://127.0.0.1:8080")
+        configuration.storage = .sqlite(path: "/nonexistent/dir/db.sqlite")
+        return configuration
+    }()
 
     @Test("each is one plain sentence naming the key and what to do")
     func sentences() throws {

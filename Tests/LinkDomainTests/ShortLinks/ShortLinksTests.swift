@@ -11,7 +11,7 @@ struct ShortLinksTests {
 
     static func harness(_ adjust: @escaping (inout LinkDomainConfiguration) -> Void = { _ in }) -> BackendHarness {
         BackendHarness { configuration in
-            configuration.shortLinkAPIKeys = [key]
+            configuration.shortLinks.apiKeys = [key]
             configuration.authorizedDomains += ["example.com"]
             adjust(&configuration)
         }
@@ -97,9 +97,9 @@ struct ShortLinksTests {
     @Test("a taken suffix is never overwritten; SHORT suffixes survive collisions")
     func collisions() async throws {
         let store = try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString).sqlite").path)
-        try await store.insertShortLink(ShortLinkRecord(suffix: "abcd", longLinkQuery: "link=a", createdAt: 1, origin: "api"))
+        try await store.insertShortLink(ShortLinkRecord(suffix: "abcd", longLinkQuery: "link=a", createdAt: 1, origin: .api))
         await #expect(throws: StoreError.duplicate) {
-            try await store.insertShortLink(ShortLinkRecord(suffix: "abcd", longLinkQuery: "link=b", createdAt: 2, origin: "api"))
+            try await store.insertShortLink(ShortLinkRecord(suffix: "abcd", longLinkQuery: "link=b", createdAt: 2, origin: .api))
         }
         #expect(try await store.shortLink(suffix: "abcd")?.longLinkQuery == "link=a")
         // Many SHORT links in a row all get distinct suffixes.

@@ -5,7 +5,7 @@ import Testing
 @Suite("Short links cached by the replica that resolved them")
 struct CachedLinkStoreTests {
     static func record(_ suffix: String) -> ShortLinkRecord {
-        ShortLinkRecord(suffix: suffix, longLinkQuery: "link=https%3A%2F%2Fexample.com%2F\(suffix)", createdAt: 1, origin: "api")
+        ShortLinkRecord(suffix: suffix, longLinkQuery: "link=https%3A%2F%2Fexample.com%2F\(suffix)", createdAt: 1, origin: .api)
     }
 
     @Test("a resolved link is read once; a miss is not kept, so a link made elsewhere a moment later resolves")

@@ -20,9 +20,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         var configuration = LinkDomainConfiguration(publicBaseURL: "https://links.example.com")
         switch self {
         case .sqlite:
-            configuration.sqlitePath = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
+            configuration.storage = .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path)
         case .postgres:
-            configuration.postgresURL = ProcessInfo.processInfo.environment["TEST_POSTGRES_URL"]
+            configuration.storage = .postgres(url: ProcessInfo.processInfo.environment["TEST_POSTGRES_URL"] ?? "")
         }
         return try await OpenedStore.open(configuration, logger: Logger(label: "test")).withRunning(body)
     }
@@ -120,10 +120,10 @@ struct StoreSuiteTests {
     func links(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let suffix = Self.unique("s")
-            let link = ShortLinkRecord(suffix: suffix, longLinkQuery: "link=https%3A%2F%2Fexample.com%2F", createdAt: 3, origin: "api")
+            let link = ShortLinkRecord(suffix: suffix, longLinkQuery: "link=https%3A%2F%2Fexample.com%2F", createdAt: 3, origin: .api)
             try await store.insertShortLink(link)
             await #expect(throws: StoreError.duplicate) {
-                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: "link=other", createdAt: 4, origin: "api"))
+                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: "link=other", createdAt: 4, origin: .api))
             }
             #expect(try await store.shortLink(suffix: suffix) == link)
             try await store.recordEvents([

@@ -1,0 +1,115 @@
+/// One configuration key: where it lives in the file, what it holds, its default, whether it is a
+/// secret, and what it means. ``ConfigurationKeys/all`` lists every key once; the file's schema,
+/// the environment variable names, reading, validation and the README's table all come from it.
+struct ConfigurationKey: Sendable {
+    /// What the key holds, as the file and the environment spell it.
+    enum ValueType: Sendable, Equatable {
+        case string
+        /// A file or directory; relative paths resolve against the configuration file's directory.
+        case path
+        case url
+        case integer(ClosedRange<Int>)
+        case boolean
+        case stringList
+
+        var schemaNode: ConfigurationNode {
+            switch self {
+            case .string, .path, .url: .string
+            case .integer: .integer
+            case .boolean: .boolean
+            case .stringList: .stringList
+            }
+        }
+
+        /// How the README names the type.
+        var documentedName: String {
+            switch self {
+            case .string: "string"
+            case .path: "path"
+            case .url: "URL"
+            case .integer: "integer"
+            case .boolean: "boolean"
+            case .stringList: "list of strings"
+            }
+        }
+    }
+
+    /// The value used when the key is absent.
+    enum Default: Sendable, Equatable {
+        case none
+        /// The key must be present (in each list element that has it).
+        case required
+        case integer(Int)
+        case boolean(Bool)
+        case string(String)
+        case emptyList
+        /// Worked out from other keys or at start; the text says how.
+        case described(String)
+
+        var documented: String {
+            switch self {
+            case .none: "none"
+            case .required: "required"
+            case .integer(let value): "`\(value)`"
+            case .boolean(let value): "`\(value)`"
+            case .string(let value): "`\(value)`"
+            case .emptyList: "`[]`"
+            case .described(let text): text
+            }
+        }
+    }
+
+    /// The dotted path, with `[i]` where a list of objects is indexed: `apple.apps[i].teamID`.
+    let name: String
+    let type: ValueType
+    let defaultValue: Default
+    /// What a valid value looks like, as problems say it.
+    let expected: String
+    /// A secret is never printed: not in problems, not in the start-up summary, not in logs.
+    let isSecret: Bool
+    /// The README's description.
+    let summary: String
+    /// Checks a string (or each string of a list) and returns it normalised, or nil when invalid.
+    let validate: (@Sendable (String) -> String?)?
+
+    init(_ name: String, _ type: ValueType, default defaultValue: Default = .none, secret: Bool = false, expected: String = "",
+         validate: (@Sendable (String) -> String?)? = nil, _ summary: String) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.isSecret = secret
+        self.expected = expected.isEmpty ? Self.expectation(type) : expected
+        self.validate = validate
+        self.summary = summary
+    }
+
+    static func expectation(_ type: ValueType) -> String {
+        switch type {
+        case .integer(let range): "\(range.lowerBound) to \(range.upperBound)"
+        default: type.schemaNode.expectation
+        }
+    }
+
+    /// The path's components; `index` fills the `[i]` of a list element's key.
+    func path(index: Int? = nil) -> [String] {
+        name.split(separator: ".").flatMap { component -> [String] in
+            guard component.hasSuffix("[i]") else { return [String(component)] }
+            return [String(component.dropLast(3)), index.map(String.init) ?? "i"]
+        }
+    }
+
+    /// The list of objects this key's elements belong to (`apple.apps`), if any.
+    var list: [String]? {
+        guard name.contains("[i]") else { return nil }
+        let path = self.path()
+        return path.firstIndex(of: "i").map { Array(path[..<$0]) }
+    }
+
+    /// The environment variable that overrides the key, `i` standing for the index.
+    var environmentVariable: String { ConfigurationSchema.environmentVariable(for: path()).replacingOccurrences(of: "_I_", with: "_i_") }
+
+    /// The key's row in the README's configuration table.
+    var documentationRow: String {
+        "| `\(name)` | `\(environmentVariable)` | \(type.documentedName), \(defaultValue.documented) | \(isSecret ? "**Secret.** " : "")\(summary) |"
+    }
+}

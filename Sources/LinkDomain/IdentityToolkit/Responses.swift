@@ -1,0 +1,168 @@
+/// The answers of Identity Toolkit's endpoints, field for field as Google spells them. Optional
+/// fields that are nil are left out, as Google leaves them out.
+
+/// The tokens of a new session, carried by every response that signs someone in.
+protocol CarriesSession {
+    var idToken: String? { get set }
+    var refreshToken: String? { get set }
+    var expiresIn: String? { get set }
+}
+
+extension CarriesSession {
+    mutating func add(_ session: SessionTokens) {
+        idToken = session.idToken
+        refreshToken = session.refreshToken
+        expiresIn = session.expiresIn
+    }
+}
+
+/// A fresh ID token and refresh token.
+struct SessionTokens: Sendable {
+    let idToken: String
+    let refreshToken: String
+    /// The ID token's lifetime in seconds, as a decimal string.
+    let expiresIn: String
+}
+
+/// `accounts:signUp` (and the admin create call).
+struct SignUpResponse: Codable, Sendable, CarriesSession {
+    var kind = "identitytoolkit#SignupNewUserResponse"
+    var localId: String
+    var email: String?
+    var displayName: String?
+    var idToken: String?
+    var refreshToken: String?
+    var expiresIn: String?
+}
+
+/// `accounts:signInWithPassword`.
+struct VerifyPasswordResponse: Codable, Sendable, CarriesSession {
+    var kind = "identitytoolkit#VerifyPasswordResponse"
+    var localId: String
+    var email: String?
+    var displayName: String
+    var registered = true
+    var idToken: String?
+    var refreshToken: String?
+    var expiresIn: String?
+}
+
+/// `accounts:signInWithEmailLink`.
+struct EmailLinkSigninResponse: Codable, Sendable, CarriesSession {
+    var kind = "identitytoolkit#EmailLinkSigninResponse"
+    var localId: String
+    var email: String
+    var isNewUser: Bool
+    var idToken: String?
+    var refreshToken: String?
+    var expiresIn: String?
+}
+
+/// `securetoken.googleapis.com/v1/token`, in its own snake-case spelling.
+struct RefreshTokenResponse: Codable, Sendable {
+    var access_token: String
+    var id_token: String
+    var expires_in: String
+    var token_type = "Bearer"
+    var refresh_token: String
+    var user_id: String
+    var project_id: String
+}
+
+/// A sign-in provider of an account, as `providerUserInfo` lists it.
+struct ProviderUserInfo: Codable, Sendable, Equatable {
+    var providerId: String
+    var email: String
+    var federatedId: String
+    var rawId: String
+    var displayName: String?
+}
+
+/// `accounts:update`, and the account a code applied to.
+struct SetAccountInfoResponse: Codable, Sendable, CarriesSession {
+    var kind = "identitytoolkit#SetAccountInfoResponse"
+    var localId: String
+    var email: String?
+    var displayName: String?
+    var photoUrl: String?
+    var emailVerified: Bool
+    var providerUserInfo: [ProviderUserInfo]
+    /// For a recovered address: the address the account had been changed to.
+    var newEmail: String?
+    var idToken: String?
+    var refreshToken: String?
+    var expiresIn: String?
+}
+
+/// An account as `accounts:lookup` returns it (never the password hash).
+struct UserInfo: Codable, Sendable {
+    var localId: String
+    var email: String?
+    var displayName: String?
+    var photoUrl: String?
+    /// Milliseconds since 1970, as a decimal string.
+    var createdAt: String
+    var lastLoginAt: String?
+    /// Seconds since 1970, as a decimal string.
+    var validSince: String
+    var tenantId: String?
+    var emailVerified: Bool
+    var disabled: Bool
+    var emailLinkSignin: Bool
+    var passwordUpdatedAt: Int64?
+    var providerUserInfo: [ProviderUserInfo]
+}
+
+/// `accounts:lookup`: no `users` at all when none matched.
+struct GetAccountInfoResponse: Codable, Sendable {
+    var kind = "identitytoolkit#GetAccountInfoResponse"
+    var users: [UserInfo]?
+}
+
+/// `accounts:delete`.
+struct DeleteAccountResponse: Codable, Sendable {
+    var kind = "identitytoolkit#DeleteAccountResponse"
+}
+
+/// `accounts:createAuthUri`: with enumeration protection, only the session.
+struct CreateAuthUriResponse: Codable, Sendable {
+    var kind = "identitytoolkit#CreateAuthUriResponse"
+    var sessionId: String
+    var registered: Bool?
+    var signinMethods: [String]?
+    var allProviders: [String]?
+}
+
+/// `accounts:sendOobCode`; the code and link only for an admin's `returnOobLink`.
+struct GetOobConfirmationCodeResponse: Codable, Sendable {
+    var kind = "identitytoolkit#GetOobConfirmationCodeResponse"
+    var email: String
+    var oobCode: String?
+    var oobLink: String?
+}
+
+/// `accounts:resetPassword`: checking a code, or spending a password-reset code.
+struct ResetPasswordResponse: Codable, Sendable {
+    var kind = "identitytoolkit#ResetPasswordResponse"
+    var requestType: String
+    var email: String?
+    var newEmail: String?
+}
+
+/// `GET /v1/projects` (and v3 `getProjectConfig`).
+struct ProjectConfigResponse: Codable, Sendable {
+    var projectId: String
+    var authorizedDomains: [String]
+}
+
+/// The emulator's outbox, `GET /emulator/v1/projects/{projectID}/oobCodes`.
+struct OobCodesResponse: Codable, Sendable {
+    struct Code: Codable, Sendable {
+        var email: String
+        var oobCode: String
+        var oobLink: String
+        var requestType: String
+    }
+
+    var oobCodes: [Code]
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Short links and their statistics in PostgreSQL.
+extension PostgresStore {
+    public func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
+        try await guarded {
+            try await client.query("""
+                INSERT INTO short_links (suffix, long_link_query, created_at, origin)
+                VALUES (\(link.suffix), \(link.longLinkQuery), \(link.createdAt), \(link.origin.rawValue))
+                """, logger: logger)
+        }
+    }
+
+    public func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
+        try await guarded {
+            for try await (suffix, query, createdAt, origin) in try await client.query(
+                "SELECT suffix, long_link_query, created_at, origin FROM short_links WHERE suffix = \(suffix)", logger: logger
+            ).decode((String, String, Int64, String).self) {
+                return ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: createdAt, origin: ShortLinkOrigin(rawValue: origin) ?? .api)
+            }
+            return nil
+        }
+    }
+
+    public func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
+        guard !tallies.isEmpty else { return }
+        // One statement for the whole batch: the tallies are distinct keys, so no row is hit twice.
+        let suffixes = tallies.map(\.suffix), days = tallies.map(\.day), counts = tallies.map(\.count)
+        let platforms = tallies.map(\.platform.rawValue), events = tallies.map(\.event.rawValue)
+        try await guarded {
+            try await client.query("""
+                INSERT INTO link_events (suffix, day, platform, event, count)
+                SELECT * FROM unnest(\(suffixes)::TEXT[], \(days)::INTEGER[], \(platforms)::TEXT[], \(events)::TEXT[], \(counts)::BIGINT[])
+                ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = link_events.count + EXCLUDED.count
+                """, logger: logger)
+        }
+    }
+
+    public func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
+        try await guarded {
+            var result: [LinkEventCount] = []
+            for try await (platform, event, total) in try await client.query("""
+                SELECT platform, event, SUM(count)::BIGINT FROM link_events WHERE suffix = \(suffix) AND day >= \(fromDay)
+                GROUP BY platform, event ORDER BY platform, event
+                """, logger: logger).decode((String, String, Int64).self) {
+                if let platform = Platform(rawValue: platform), let event = LinkEvent(rawValue: event) {
+                    result.append(LinkEventCount(platform: platform, event: event, count: Int(total)))
+                }
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Testing
+
+@testable import LinkDomain
+
+/// The byte-level code on every click (query parsing, user-agent markers, the sign-in redirect)
+/// is written for speed; these plain versions say what it must compute, and random inputs check
+/// that it does.
+@Suite("Hot-path byte code against plain reference versions")
+struct HotPathPropertyTests {
+    /// SplitMix64: a fixed seed, so a failure names an input that reproduces.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Random text over the characters that matter to these parsers, and some that do not.
+    static func randomText(_ generator: inout SeededGenerator, alphabet: [String], maximumLength: Int = 40) -> String {
+        (0..<Int.random(in: 0...maximumLength, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "" }.joined()
+    }
+
+    static let queryAlphabet = ["a", "b", "=", "&", "%", "%2", "%41", "%e2%82%ac", "%FF", "+", "F", "z", "é", "€", "?", "#", "%%", "0"]
+
+    // MARK: QueryString
+
+    static func referenceItems(_ query: String) -> [(String, String)] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { piece in
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (referenceDecode(Array(parts[0].utf8)), parts.count > 1 ? referenceDecode(Array(parts[1].utf8)) : "")
+        }
+    }
+
+    static func referenceDecode(_ bytes: [UInt8]) -> String {
+        func hex(_ byte: UInt8) -> UInt8? { UInt8(String(UnicodeScalar(byte)), radix: 16) }
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                output.append(high * 16 + low)
+                index += 3
+            } else if bytes[index] == UInt8(ascii: "%") {
+                let end = min(index + 3, bytes.count)
+                output += bytes[index..<end]
+                index = end
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test("QueryString: the same parameters as splitting on & and = and decoding each escape")
+    func queryString() {
+        var generator = SeededGenerator(state: 1)
+        for _ in 0..<5000 {
+            let query = Self.randomText(&generator, alphabet: Self.queryAlphabet)
+            let fast = QueryString(Substring(query)).items.map { [$0.name, $0.value] }
+            let plain = Self.referenceItems(query).map { [$0.0, $0.1] }
+            #expect(fast == plain, "query \(query.debugDescription)")
+            if fast != plain { return }
+        }
+    }
+
+    // MARK: MarkerScanner
+
+    static let markers = ["iphone", "ipad", "android", "bot", "crawler", "fbav", "gsa/", "mobile", "wv)", "cros"]
+
+    static func referenceScan(_ text: String, markers: [String]) -> UInt64 {
+        let lowered = Array(text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 })
+        var found: UInt64 = 0
+        for (index, marker) in markers.enumerated() {
+            let needle = Array(marker.utf8)
+            if lowered.count >= needle.count, (0...(lowered.count - needle.count)).contains(where: { Array(lowered[$0..<($0 + needle.count)]) == needle }) {
+                found |= 1 << UInt64(index)
+            }
+        }
+        return found
+    }
+
+    @Test("MarkerScanner: the same markers as a case-insensitive search for each")
+    func markerScanner() {
+        let scanner = MarkerScanner(Self.markers)
+        let alphabet = ["i", "P", "h", "O", "n", "e", "a", "D", "r", "o", "b", "T", "/", "W", "v", ")", " ", "é", "fbav", "IPHONE", "Android", "gsa"]
+        var generator = SeededGenerator(state: 2)
+        for _ in 0..<5000 {
+            let text = Self.randomText(&generator, alphabet: alphabet, maximumLength: 30)
+            let fast = scanner.scan(text), plain = Self.referenceScan(text, markers: Self.markers)
+            #expect(fast == plain, "text \(text.debugDescription)")
+            if fast != plain { return }
+        }
+    }
+
+    // MARK: The sign-in continuation
+
+    static func referenceContinuation(_ continueURL: String, link: ActionLink) -> String {
+        let (base, fragment) = continueURL.firstIndex(of: "#").map { (String(continueURL[..<$0]), String(continueURL[$0...])) } ?? (continueURL, "")
+        let pairs = [("apiKey", link.apiKey), ("oobCode", link.oobCode), ("mode", link.mode.rawValue), ("lang", link.languageCode ?? "en"),
+                     ("tenantId", link.tenantID)]
+        let added = pairs.compactMap { name, value in value.map { "\(name)=\(ActionLinkEncoder.percentEncode($0))" } }.joined(separator: "&")
+        let separator = !base.contains("?") ? "?" : (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&")
+        return base + separator + added + fragment
+    }
+
+    @Test("the sign-in continuation: the continue URL's own query and fragment kept, the action's parameters added")
+    func signInContinuation() {
+        let alphabet = ["https://app.example.com", "/", "p", "?", "&", "=", "#", "x", "é", "%20", "a=1"]
+        var generator = SeededGenerator(state: 3)
+        for _ in 0..<3000 {
+            let url = Self.randomText(&generator, alphabet: alphabet, maximumLength: 12)
+            var link = ActionLink(mode: .signIn, oobCode: Self.randomText(&generator, alphabet: ["c", "&", "é", "+"], maximumLength: 6))
+            link.apiKey = Bool.random(using: &generator) ? "key" : nil
+            link.tenantID = Bool.random(using: &generator) ? "t-1" : nil
+            let fast = LinkRouter.signInContinuation(url, link: link), plain = Self.referenceContinuation(url, link: link)
+            #expect(fast == plain, "continue URL \(url.debugDescription)")
+            if fast != plain { return }
+        }
+    }
+}
