@@ -84,7 +84,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         switch outcome {
         case .debugPage:
             let strings = renderer.strings(language())
-            return html(.ok, pages.debug(linkQuery: link.linkQuery, strings: strings), strings: strings)
+            return html(.ok, pages.debug(link, strings: strings), strings: strings)
         case .notALink:
             return message(.notALink, language: language())
         case .dynamic(let dynamic, let decision):

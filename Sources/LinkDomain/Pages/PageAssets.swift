@@ -4,8 +4,8 @@ import Mustache
 /// The pages' templates, string tables and stylesheet: the ones compiled into the binary from
 /// `Public/`, or an operator's own directory of the same shape (`publicDirectory`).
 public struct PageAssets: Sendable {
-    /// Template sources by name (`layout` for `templates/layout.mustache`).
-    var templates: [String: String]
+    /// Templates by name (`layout` for `templates/layout.mustache`), parsed once, when loaded.
+    var templates: [String: MustacheTemplate]
     /// String tables by language code (`en` for `locales/en.json`).
     var strings: [String: [String: String]]
     var stylesheet: [UInt8]
@@ -55,11 +55,10 @@ public struct PageAssets: Sendable {
             let path = "templates/\(name).mustache"
             guard let source = file(path) else { throw Problem(description: "\(origin) lacks \(path)") }
             do {
-                _ = try MustacheTemplate(string: source)
+                templates[name] = try MustacheTemplate(string: source)
             } catch {
                 throw Problem(description: "\(origin): \(path) is not a valid Mustache template (\(error))")
             }
-            templates[name] = source
         }
         strings = [:]
         for language in PageRenderer.supportedLanguages {

@@ -65,13 +65,13 @@ struct PageBuilder: Sendable {
                    imageURL: hints.socialImageURL.flatMap { WebAddress($0)?.scheme == "https" ? $0 : nil })
     }
 
-    /// `?d=1`: the link's parameters and where the router sends each kind of device.
-    func debug(linkQuery: Substring, strings: PageStrings) -> DebugPage {
-        let flows = router.debugFlows(linkQuery: linkQuery).map { flow in
+    /// `?d=1`: how the link was understood, its parameters, and where the router sends each kind of device.
+    func debug(_ request: LinkRequest, strings: PageStrings) -> DebugPage {
+        let flows = router.debugFlows(linkQuery: request.linkQuery).map { flow in
             DebugPage.Flow(platform: flow.platform.rawValue, outcome: Self.describe(flow.route, strings: strings))
         }
-        return DebugPage(title: strings["debug_title"], parameters: QueryString(linkQuery).items.map { DebugPage.Parameter(name: $0.name, value: $0.value) },
-                         flows: flows)
+        return DebugPage(title: strings["debug_title"], shape: router.debugShape(request)?.rawValue,
+                         parameters: QueryString(request.linkQuery).items.map { DebugPage.Parameter(name: $0.name, value: $0.value) }, flows: flows)
     }
 
     static func describe(_ route: DebugFlow.Route, strings: PageStrings) -> String {

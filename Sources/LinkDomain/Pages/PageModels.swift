@@ -89,6 +89,8 @@ struct DebugPage: PageModel, Equatable {
 
     static let template = "debug"
     var title: String
+    /// How an email action link reached this page (`authLinks`, `actionURL`, ...).
+    var shape: String?
     var parameters: [Parameter]
     var flows: [Flow]
 }

@@ -19,10 +19,10 @@ public struct PageRenderer: Sendable {
     let library: MustacheLibrary
     let strings: [String: [String: String]]
 
-    /// Compiles the templates of `assets` (already checked to parse) and keeps their string tables.
-    public init(assets: PageAssets) throws {
+    /// Takes the templates of `assets` (parsed when they were loaded) and their string tables.
+    public init(assets: PageAssets) {
         var library = MustacheLibrary()
-        for (name, source) in assets.templates { try library.register(source, named: name) }
+        for (name, template) in assets.templates { library.register(template, named: name) }
         self.library = library
         self.strings = assets.strings
     }

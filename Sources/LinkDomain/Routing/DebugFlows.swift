@@ -12,6 +12,12 @@ struct DebugFlow: Equatable {
 }
 
 extension LinkRouter {
+    /// How the link was understood: the shape of an email action link, nil for anything else.
+    func debugShape(_ request: LinkRequest) -> LinkShape? {
+        guard case .success(let link) = LinkParser.parse(path: request.linkPath, query: request.linkQuery) else { return nil }
+        return link.shape
+    }
+
     /// The same decisions the link would get, for every kind of visitor in turn.
     func debugFlows(linkQuery: Substring) -> [DebugFlow] {
         let action = LinkParser.parse(path: "/", query: linkQuery)

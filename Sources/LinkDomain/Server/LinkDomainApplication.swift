@@ -42,7 +42,7 @@ public struct LinkDomainServices: Sendable {
         let linkStore = CachedLinkStore(base: opened.store)
         let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
-        let renderer = try PageRenderer(assets: assets)
+        let renderer = PageRenderer(assets: assets)
         let stylesheet = assets.stylesheet
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let metrics = LinkMetrics()

@@ -65,10 +65,17 @@ struct ServingModeTests {
 
     @Test("the built-in pages are exactly the repository's Public/")
     func builtInMatchesRepository() throws {
-        let builtIn = try PageAssets.builtIn()
-        let onDisk = try PageAssets.load(directory: Fixtures.repositoryRoot.appendingPathComponent("Public").path)
-        let same = builtIn.templates == onDisk.templates && builtIn.strings == onDisk.strings && builtIn.stylesheet == onDisk.stylesheet
+        let public_ = Fixtures.repositoryRoot.appendingPathComponent("Public")
+        let onDisk = try FileManager.default.subpathsOfDirectory(atPath: public_.path).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: public_.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+        var same = Set(onDisk) == Set(PageAssets.builtInFiles.keys)
+        for (path, text) in PageAssets.builtInFiles {
+            same = same && (try? String(contentsOf: public_.appendingPathComponent(path), encoding: .utf8)) == text
+        }
         #expect(same, "Public/ changed since Sources/LinkDomain/Pages/BuiltInPageAssets.swift was made: run scripts/embed-pages")
+        _ = try PageAssets.builtIn()
     }
 }
 

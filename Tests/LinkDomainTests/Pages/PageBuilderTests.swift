@@ -62,7 +62,9 @@ struct PageBuilderTests {
 
     @Test("the debug page shows the router's own decision for each device")
     func debug() {
-        let page = Self.builder.debug(linkQuery: "mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fapp.example.com%2F", strings: Self.strings)
+        let page = Self.builder.debug(LinkRequest(path: "/__/auth/action", query: "mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fapp.example.com%2F&d=1"),
+                                      strings: Self.strings)
+        #expect(page.shape == "actionURL")
         #expect(page.flows.map(\.platform) == ["iOS", "iPadOS", "android", "desktop", "bot"])
         #expect(page.flows[3].outcome.hasSuffix("https://app.example.com/?apiKey") == false)
         #expect(page.flows[3].outcome.contains("https://app.example.com/?oobCode=C&mode=signIn&lang=en"))
