@@ -27,9 +27,9 @@ let benchmarks: @Sendable () -> Void = {
         "Gmail in-app on iPhone": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 GSA/323.0.647062479 Mobile/15E148 Safari/604.1",
         "Googlebot": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
     ]
-    let appleApps = [AppleApp(teamID: "A1B2C3D4E5", bundleID: "dev.linkdomain.demo", appStoreID: "1234567890")]
-    let androidApps = [AndroidApp(packageName: "dev.linkdomain.demo", fingerprints: [])]
-    let policy = RedirectPolicy(authorizedDomains: ["example.com", "links.example.com"])
+    let router = LinkRouter(appleApps: [AppleApp(teamID: "A1B2C3D4E5", bundleID: "dev.linkdomain.demo", appStoreID: "1234567890")],
+                            androidApps: [AndroidApp(packageName: "dev.linkdomain.demo", fingerprints: [])],
+                            policy: RedirectPolicy(authorizedDomains: ["example.com", "links.example.com"]), publicHost: "links.example.com")
 
     Benchmark("parse: action link, /__/auth/action") { benchmark in
         for _ in benchmark.scaledIterations {
@@ -63,13 +63,12 @@ let benchmarks: @Sendable () -> Void = {
         let visitor = Visitor(platform: platform)
         Benchmark("route: sign-in link, \(platform.rawValue)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(LinkRouter.decide(signIn, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy))
+                blackHole(router.decide(signIn, visitor: visitor))
             }
         }
         Benchmark("route: Dynamic Link, \(platform.rawValue)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(LinkRouter.decide(dynamic, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy,
-                                            intentHost: "links.example.com", pathAndQuery: "/?" + dynamicQuery))
+                blackHole(router.decide(dynamic, visitor: visitor, pathAndQuery: "/?" + dynamicQuery))
             }
         }
     }
@@ -81,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             let visitor = PlatformClassifier.classify(userAgent: desktop)
             if case .success(let link) = LinkParser.parse(path: "/__/auth/links", query: Substring(nestedQuery)) {
-                blackHole(LinkRouter.decide(link, visitor: visitor, appleApps: appleApps, androidApps: androidApps, policy: policy))
+                blackHole(router.decide(link, visitor: visitor))
             }
         }
     }

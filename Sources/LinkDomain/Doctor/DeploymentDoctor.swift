@@ -6,6 +6,7 @@ import NIOSSL
 
 /// One result of `linkdomain doctor`: what was checked, what was found, and how to fix it.
 public struct DoctorFinding: Sendable, Equatable {
+    /// How much a finding matters: whether iOS or Android would still verify the domain.
     public enum Severity: String, Sendable {
         case ok, warning, error
     }

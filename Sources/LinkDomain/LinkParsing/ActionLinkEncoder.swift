@@ -16,6 +16,7 @@ public struct ActionLinkEncoder: Sendable {
         self.baseURL = baseURL
     }
 
+    /// What an action link carries.
     public struct Parameters: Sendable, Equatable {
         public var apiKey: String
         public var mode: String

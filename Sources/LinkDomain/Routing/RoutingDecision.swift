@@ -16,6 +16,7 @@ public enum RoutingDecision: Sendable, Equatable {
 
 /// The app a landing page offers.
 public struct AppTarget: Sendable, Equatable {
+    /// Which platform's app.
     public enum Kind: Sendable, Equatable {
         case apple(AppleApp)
         case android(AndroidApp)

@@ -13,6 +13,7 @@ import Logging
 /// characters in messages and values are written as `\u{1B}`, so that a value a client chose
 /// (an address, a path) cannot move a terminal's cursor, recolour it, or forge a line.
 public struct LineLogHandler: LogHandler {
+    /// How each line is written.
     public enum Format: Sendable {
         case text, json
     }

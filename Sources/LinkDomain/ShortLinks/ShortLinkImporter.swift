@@ -7,6 +7,7 @@ import SwiftCSV
 /// Importing is idempotent: a row whose suffix already stands for the same long link is skipped,
 /// one whose suffix stands for another link is reported as invalid and nothing is overwritten.
 public struct ShortLinkImporter: Sendable {
+    /// What an import did: rows imported, skipped as already there, and refused with why.
     public struct Report: Sendable, Equatable, CustomStringConvertible {
         public var imported = 0
         public var skipped = 0

@@ -3,6 +3,7 @@
 public enum SuffixGenerator {
     static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 
+    /// The Dynamic Links suffix options: `SHORT` (4+ characters) or `UNGUESSABLE` (17).
     public enum Option: String, Sendable {
         case short = "SHORT"
         case unguessable = "UNGUESSABLE"

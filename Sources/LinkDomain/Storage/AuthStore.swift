@@ -24,6 +24,7 @@ public protocol AuthStore: Sendable {
     func signingKey(orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String
 }
 
+/// Why a store could not do what it was asked.
 public enum StoreError: Error, Sendable, Equatable {
     /// The email address is already taken in that tenant.
     case emailExists
