@@ -15,7 +15,7 @@ struct ArchitectureTests {
             guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { continue }
             for file in files where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: directory.appending(path: file), encoding: .utf8)
-                folders[folder, default: [:]][file] = text.split(separator: "\n").map { line in
+                folders[folder, default: [:]][file] = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                     line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
                 }.joined(separator: "\n")
             }

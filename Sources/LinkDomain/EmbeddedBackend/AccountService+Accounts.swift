@@ -1,46 +1,81 @@
-/// Creating, changing, finding and deleting accounts: `signUp` (and the admin create call),
-/// `update` without a code, `lookup`, `delete`, `createAuthUri`, and how accounts are answered.
+/// Creating, changing and deleting accounts: `signUp` (and the admin create call, and an anonymous
+/// account's upgrade), `update` without a code, `delete`.
 extension AccountService {
     func signUp(_ body: RequestBody, _ context: CallContext) async throws -> SignUpResponse {
-        let email = try body.string("email").map(normalizedEmail)
-        let password = body.string("password")
+        try refuseUnsupported(body)
+        if body.has("localId") && (!context.isAdmin || body.has("idToken")) {
+            throw IdentityToolkitError(.unexpectedParameter, detail: "User ID")
+        }
+        // An empty string is a value the client chose, not an absent field.
+        let rawEmail = body.rawString("email"), rawPassword = body.rawString("password")
+        if rawEmail == "" { throw IdentityToolkitError.invalidEmail }
+        let email = try rawEmail.map(normalizedEmail)
+        let password = rawPassword.flatMap { $0.isEmpty ? nil : $0 }
+        if !context.isAdmin {
+            if email == nil && (password != nil || body.has("idToken")) { throw IdentityToolkitError.missingEmail }
+            if email != nil && password == nil { throw IdentityToolkitError.missingPassword }
+        }
         if let password { try checkStrength(password) }
-        if email != nil && password == nil && !context.isAdmin { throw IdentityToolkitError.missingPassword }
         let now = clock.nowMilliseconds()
+        if !context.isAdmin, let idToken = body.string("idToken"), let email, let password {
+            return try await upgrade(try await authenticatedUser(idToken: idToken, context: context), email: email, password: password, now: now)
+        }
         let localID = context.isAdmin ? (body.string("localId") ?? RandomToken.localID()) : RandomToken.localID()
-        let user = UserRecord(
+        var user = UserRecord(
             tenantID: context.tenantID, localID: localID, email: email,
             emailVerified: context.isAdmin ? (body.bool("emailVerified") ?? false) : false,
             passwordHash: try await password.asyncMap(passwords.hash), passwordUpdatedAt: password == nil ? nil : now,
             displayName: body.string("displayName"), photoURL: body.string("photoUrl"),
             disabled: context.isAdmin ? (body.bool("disabled") ?? false) : false,
             createdAt: now, lastLoginAt: context.isAdmin ? nil : now, validSince: now / 1000)
-        if context.isAdmin, try await store.user(tenantID: context.tenantID, localID: localID) != nil {
-            throw IdentityToolkitError.duplicateLocalID
+        if context.isAdmin {
+            user.phoneNumber = try body.string("phoneNumber").map(AccountAttributes.phoneNumber)
+            user.customAttributes = try body.jsonText("customAttributes").flatMap(AccountAttributes.customClaims)
+            if try await store.user(tenantID: context.tenantID, localID: localID) != nil { throw IdentityToolkitError.duplicateLocalID }
+        } else {
+            user.lastRefreshAt = now
         }
         try await insert(user)
         var response = SignUpResponse(localId: user.localID, email: user.email, displayName: user.displayName)
-        if !context.isAdmin {
-            response.add(try await newSession(for: user, provider: email == nil ? "anonymous" : "password", now: now))
-        }
+        if !context.isAdmin { response.add(try await newSession(for: user, provider: Self.provider(of: user), now: now)) }
         return response
     }
 
-    /// `accounts:update`: applies a code (verify, recover or change email), or changes the signed-in user.
+    /// `signUp` with an anonymous user's ID token, an email and a password: the same account
+    /// (same `localId`) gains them, as the JS SDK's `linkWithCredential(EmailAuthProvider...)` expects.
+    private func upgrade(_ anonymous: UserRecord, email: String, password: String, now: Int64) async throws -> SignUpResponse {
+        var user = anonymous
+        if user.email != email, try await store.user(tenantID: user.tenantID, email: email) != nil { throw IdentityToolkitError.emailExists }
+        user.email = email
+        user.emailVerified = false
+        user.passwordHash = try await passwords.hash(password)
+        user.passwordUpdatedAt = now
+        user.lastLoginAt = now
+        user.lastRefreshAt = now
+        try await update(user)
+        var response = SignUpResponse(localId: user.localID, email: user.email, displayName: user.displayName)
+        response.add(try await newSession(for: user, provider: "password", now: now))
+        return response
+    }
+
+    /// `accounts:update`: applies a code (verify, recover or change email), or changes an account.
     func update(_ body: RequestBody, _ context: CallContext) async throws -> SetAccountInfoResponse {
         if let code = body.string("oobCode") { return try await applyCode(code) }
+        try refuseUnsupported(body)
+        if !context.isAdmin && body.has("customAttributes") { throw IdentityToolkitError.insufficientPermission }
         var user = try await targetUser(body, context)
         let now = clock.nowMilliseconds()
         let oldEmail = user.email
-        if let raw = body.string("email") {
+        var revokeSessions = false
+        if let raw = body.rawString("email") {
             let email = try normalizedEmail(raw)
             if email != user.email {
                 if try await store.user(tenantID: user.tenantID, email: email) != nil { throw IdentityToolkitError.emailExists }
                 user.email = email
                 user.emailVerified = context.isAdmin ? (body.bool("emailVerified") ?? false) : false
+                revokeSessions = !context.isAdmin
             }
         }
-        var revokeSessions = false
         if let password = body.string("password") {
             try checkStrength(password)
             user.passwordHash = try await passwords.hash(password)
@@ -50,18 +85,27 @@ extension AccountService {
         if body.has("displayName") { user.displayName = body.string("displayName") }
         if body.has("photoUrl") { user.photoURL = body.string("photoUrl") }
         for attribute in body.strings("deleteAttribute") {
-            if attribute == "DISPLAY_NAME" { user.displayName = nil }
-            if attribute == "PHOTO_URL" { user.photoURL = nil }
+            switch attribute {
+            case "DISPLAY_NAME": user.displayName = nil
+            case "PHOTO_URL": user.photoURL = nil
+            case "PASSWORD": user.passwordHash = nil
+            case "EMAIL": user.email = nil
+            default: break
+            }
         }
-        if body.strings("deleteProvider").contains("password") { user.passwordHash = nil }
+        try removeProviders(body.strings("deleteProvider"), from: &user)
         if context.isAdmin {
             if let verified = body.bool("emailVerified") { user.emailVerified = verified }
             if let disabled = body.bool("disableUser") ?? body.bool("disabled") { user.disabled = disabled }
             if let validSince = try body.integer("validSince", in: Self.validSinceRange, error: IdentityToolkitError(.invalidValidSince)) {
                 user.validSince = validSince
             }
+            if let phone = body.rawString("phoneNumber") { user.phoneNumber = phone.isEmpty ? nil : try AccountAttributes.phoneNumber(phone) }
+            if let claims = body.jsonText("customAttributes") { user.customAttributes = try AccountAttributes.customClaims(claims) }
         }
-        if revokeSessions && !context.isAdmin { user.validSince = now / 1000 }
+        if revokeSessions { user.validSince = now / 1000 }
+        let newSessionWanted = !context.isAdmin && (revokeSessions || (body.bool("returnSecureToken") ?? false))
+        if newSessionWanted { user.lastRefreshAt = now }
         try await update(user)
         if let oldEmail, oldEmail != user.email, let newEmail = user.email {
             // As Firebase mails the old address a way to undo the change.
@@ -69,27 +113,26 @@ extension AccountService {
                                     settings: ActionCodeSettings(), context: CallContext(tenantID: user.tenantID))
         }
         var response = accountSummary(user)
-        if !context.isAdmin && (body.bool("returnSecureToken") ?? false) {
-            response.add(try await newSession(for: user, provider: "password", now: now))
-        }
+        if newSessionWanted { response.add(try await newSession(for: user, provider: Self.provider(of: user), now: now)) }
         return response
     }
 
-    func lookup(_ body: RequestBody, _ context: CallContext) async throws -> GetAccountInfoResponse {
-        var users: [UserRecord] = []
-        if let idToken = body.string("idToken") {
-            users = [try await authenticatedUser(idToken: idToken, context: context)]
-        } else if context.isAdmin {
-            for localID in body.strings("localId") {
-                if let user = try await store.user(tenantID: context.tenantID, localID: localID) { users.append(user) }
+    /// `deleteProvider`: `phone` drops the number; `password` the password and the address it
+    /// signs in with; any other provider ID an imported federated identity.
+    private func removeProviders(_ providers: [String], from user: inout UserRecord) throws {
+        for provider in providers {
+            switch provider {
+            case "phone":
+                user.phoneNumber = nil
+            case "password":
+                user.passwordHash = nil
+                user.email = nil
+                user.emailVerified = false
+                user.emailLinkSignIn = false
+            default:
+                user.providerData = ImportedProviders.encode(ImportedProviders.decode(user.providerData).filter { $0.providerId != provider })
             }
-            for email in body.strings("email") {
-                if let user = try await store.user(tenantID: context.tenantID, email: email.lowercased()) { users.append(user) }
-            }
-        } else {
-            throw IdentityToolkitError.missingIDToken
         }
-        return GetAccountInfoResponse(users: users.isEmpty ? nil : users.map(userInfo))
     }
 
     func delete(_ body: RequestBody, _ context: CallContext) async throws -> DeleteAccountResponse {
@@ -98,44 +141,11 @@ extension AccountService {
         return DeleteAccountResponse()
     }
 
-    /// What `fetchSignInMethods(forEmail:)` calls; with enumeration protection it reveals nothing.
-    func createAuthURI(_ body: RequestBody, _ context: CallContext) async throws -> CreateAuthUriResponse {
-        guard let raw = body.string("identifier") ?? body.string("email") else { throw IdentityToolkitError.missingEmail }
-        let email = try normalizedEmail(raw)
-        var response = CreateAuthUriResponse(sessionId: RandomToken.make(bytes: 16))
-        if settings.emailEnumerationProtection && !context.isAdmin { return response }
-        let user = try await store.user(tenantID: context.tenantID, email: email)
-        response.registered = user != nil
-        if let user {
-            var methods: [String] = []
-            if user.passwordHash != nil { methods.append("password") }
-            if user.emailLinkSignIn { methods.append("emailLink") }
-            response.signinMethods = methods
-            response.allProviders = methods.isEmpty ? [] : ["password"]
+    /// What this backend does not do (second factors, linking federated providers) is refused,
+    /// never accepted and dropped.
+    func refuseUnsupported(_ body: RequestBody) throws {
+        for field in ["mfaInfo", "mfa", "linkProviderUserInfo", "provider", "upgradeToFederatedLogin"] where body.has(field) {
+            throw IdentityToolkitError(.operationNotAllowed, detail: "\(field) is not supported by this backend")
         }
-        return response
-    }
-
-    func projectConfig() -> ProjectConfigResponse {
-        ProjectConfigResponse(projectId: settings.projectID, authorizedDomains: settings.authorizedDomains)
-    }
-
-    /// The account as `accounts:update` answers.
-    func accountSummary(_ user: UserRecord) -> SetAccountInfoResponse {
-        SetAccountInfoResponse(localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
-                               emailVerified: user.emailVerified, providerUserInfo: providerInfo(user))
-    }
-
-    func providerInfo(_ user: UserRecord) -> [ProviderUserInfo] {
-        guard let email = user.email, user.passwordHash != nil || user.emailLinkSignIn else { return [] }
-        return [ProviderUserInfo(providerId: "password", email: email, federatedId: email, rawId: email, displayName: user.displayName)]
-    }
-
-    /// A user as `accounts:lookup` returns it (never the password hash).
-    func userInfo(_ user: UserRecord) -> UserInfo {
-        UserInfo(localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
-                 createdAt: String(user.createdAt), lastLoginAt: user.lastLoginAt.map(String.init), validSince: String(user.validSince),
-                 tenantId: user.tenantID.isEmpty ? nil : user.tenantID, emailVerified: user.emailVerified, disabled: user.disabled,
-                 emailLinkSignin: user.emailLinkSignIn, passwordUpdatedAt: user.passwordUpdatedAt, providerUserInfo: providerInfo(user))
     }
 }

@@ -22,7 +22,7 @@ extension AccountService {
             localID = user?.localID
             if type == .passwordReset && user == nil {
                 // With enumeration protection a client learns nothing; an admin asked for a link and must hear why there is none.
-                if self.settings.emailEnumerationProtection && !context.isAdmin {
+                if hidesAccounts && !context.isAdmin {
                     return GetOobConfirmationCodeResponse(email: email)
                 }
                 throw IdentityToolkitError.emailNotFound
@@ -33,7 +33,7 @@ extension AccountService {
                 user = try await authenticatedUser(idToken: idToken, context: context)
             } else if context.isAdmin, let raw = body.string("email") {
                 guard let found = try await store.user(tenantID: context.tenantID, email: try normalizedEmail(raw)) else {
-                    throw IdentityToolkitError.emailNotFound
+                    throw IdentityToolkitError.userNotFound
                 }
                 user = found
             } else {

@@ -8,14 +8,15 @@ extension AccountService {
         // The hash is computed whether or not the account exists: the time taken must not say which.
         let matches = try await passwords.verify(password, against: found?.passwordHash)
         guard var user = found else {
-            throw settings.emailEnumerationProtection ? IdentityToolkitError.invalidLoginCredentials : .emailNotFound
+            throw hidesAccounts ? IdentityToolkitError.invalidLoginCredentials : .emailNotFound
         }
         guard matches else {
-            throw settings.emailEnumerationProtection ? IdentityToolkitError.invalidLoginCredentials : .invalidPassword
+            throw hidesAccounts ? IdentityToolkitError.invalidLoginCredentials : .invalidPassword
         }
         if user.disabled { throw IdentityToolkitError.userDisabled }
         let now = clock.nowMilliseconds()
         user.lastLoginAt = now
+        user.lastRefreshAt = now
         try await update(user)
         var response = VerifyPasswordResponse(localId: user.localID, email: user.email, displayName: user.displayName ?? "")
         response.add(try await newSession(for: user, provider: "password", now: now))
@@ -41,7 +42,11 @@ extension AccountService {
         var isNewUser = false
         var user: UserRecord
         if var current = signedIn ?? existing {
-            if current.email == nil { current.email = email }  // linking the email-link credential
+            if current.email != email {
+                // Linking the email-link credential to the signed-in account: it takes this (now proven) address.
+                current.email = email
+                current.emailVerified = false
+            }
             if !current.emailVerified && current.passwordHash != nil {
                 // Whoever set that password never proved they own the address: drop it and end their sessions.
                 current.passwordHash = nil
@@ -56,6 +61,7 @@ extension AccountService {
         user.emailVerified = true
         user.emailLinkSignIn = true
         user.lastLoginAt = now
+        user.lastRefreshAt = now
         if isNewUser {
             do {
                 try await store.insertUser(user)
@@ -70,14 +76,20 @@ extension AccountService {
             try await update(user)
         }
         var response = EmailLinkSigninResponse(localId: user.localID, email: email, isNewUser: isNewUser)
-        response.add(try await newSession(for: user, provider: "emailLink", now: now))
+        // Google reports email-link sign-ins as the password provider.
+        response.add(try await newSession(for: user, provider: "password", now: now))
         return response
     }
 
     /// `securetoken.googleapis.com/v1/token`: a fresh ID token for a refresh token that is still valid.
+    ///
+    /// Takes `grant_type`/`refresh_token` (the REST spelling) or `grantType`/`refreshToken` (what some
+    /// clients send), as a form or JSON. The new ID token keeps the sign-in's `auth_time` and
+    /// provider: a refresh is not a new login.
     func refresh(_ body: RequestBody) async throws -> RefreshTokenResponse {
-        guard body.string("grant_type") == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
-        guard let token = body.string("refresh_token") else { throw IdentityToolkitError.missingRefreshToken }
+        guard let grantType = body.string("grant_type") ?? body.string("grantType") else { throw IdentityToolkitError(.missingGrantType) }
+        guard grantType == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
+        guard let token = body.string("refresh_token") ?? body.string("refreshToken") else { throw IdentityToolkitError.missingRefreshToken }
         guard let record = try await store.refreshToken(token) else { throw IdentityToolkitError.invalidRefreshToken }
         guard let user = try await store.user(tenantID: record.tenantID, localID: record.localID) else { throw IdentityToolkitError.userNotFound }
         if user.disabled { throw IdentityToolkitError.userDisabled }
@@ -85,8 +97,11 @@ extension AccountService {
         // Compared in seconds: a stored validSince is never multiplied, so no value can overflow.
         if record.createdAt / 1000 < user.validSince { throw IdentityToolkitError.tokenExpired }
         let now = clock.nowMilliseconds()
-        let idToken = try await tokens.idToken(for: user, provider: user.emailLinkSignIn ? "emailLink" : "password",
-                                               authTime: now / 1000, now: now / 1000)
+        var refreshed = user
+        refreshed.lastRefreshAt = now
+        try await update(refreshed)
+        let idToken = try await tokens.idToken(for: refreshed, provider: record.provider ?? Self.provider(of: user),
+                                               authTime: record.createdAt / 1000, now: now / 1000, extraClaims: record.claims)
         return RefreshTokenResponse(access_token: idToken, id_token: idToken, expires_in: String(TokenIssuer.lifetimeSeconds), refresh_token: token,
                                     user_id: user.localID, project_id: settings.projectID)
     }
@@ -104,11 +119,19 @@ extension AccountService {
         return user
     }
 
+    /// How an account signs in when nothing else says: anonymously when it has no email, phone or password.
+    static func provider(of user: UserRecord) -> String {
+        user.email == nil && user.phoneNumber == nil && user.passwordHash == nil ? "anonymous" : "password"
+    }
+
     /// Starts a session: a stored refresh token and an ID token for `user`, signed in by `provider` at `now`.
-    func newSession(for user: UserRecord, provider: String, now: Int64) async throws -> SessionTokens {
-        let refresh = RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now)
+    /// (Callers record `lastRefreshAt` with the account's own write.)
+    func newSession(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) async throws -> SessionTokens {
+        let refresh = RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now,
+                                         provider: provider, claims: extraClaims)
         try await store.insertRefreshToken(refresh)
-        return SessionTokens(idToken: try await tokens.idToken(for: user, provider: provider, authTime: now / 1000, now: now / 1000),
+        return SessionTokens(idToken: try await tokens.idToken(for: user, provider: provider, authTime: now / 1000, now: now / 1000,
+                                                               extraClaims: extraClaims),
                              refreshToken: refresh.token, expiresIn: String(TokenIssuer.lifetimeSeconds))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Who is calling and for which tenant: client calls carry an API key, admin calls `Bearer owner`.
 struct CallContext: Sendable {
@@ -19,6 +20,12 @@ struct AccountService: Sendable {
     }
     let clock: any WallClock
     let logger: Logger
+    /// What the emulator's configuration hook changed while running (development only).
+    let overrides = ProjectOverrides()
+
+    /// Whether answers hide which addresses have accounts: the configuration's
+    /// `emailEnumerationProtection`, unless the emulator's hook changed it.
+    var hidesAccounts: Bool { overrides.enumerationProtection ?? settings.emailEnumerationProtection }
 
 
     // MARK: Shared by the operations
@@ -37,8 +44,7 @@ struct AccountService: Sendable {
         do {
             try await store.insertUser(user)
         } catch {
-            if error == .emailExists { throw IdentityToolkitError.emailExists }
-            throw error
+            throw Self.refusal(error)
         }
     }
 
@@ -46,8 +52,16 @@ struct AccountService: Sendable {
         do {
             try await store.updateUser(user)
         } catch {
-            if error == .emailExists { throw IdentityToolkitError.emailExists }
-            throw error
+            throw Self.refusal(error)
+        }
+    }
+
+    /// A store's refusal as the client hears it: a taken address or number is the caller's to fix.
+    static func refusal(_ error: StoreError) -> any Error {
+        switch error {
+        case .emailExists: IdentityToolkitError.emailExists
+        case .phoneNumberExists: IdentityToolkitError(.phoneNumberExists)
+        default: error
         }
     }
 
@@ -66,6 +80,17 @@ struct AccountService: Sendable {
 
     func checkStrength(_ password: String) throws {
         if password.count < 6 { throw IdentityToolkitError.weakPassword }
+    }
+}
+
+/// The project settings the Firebase Auth emulator lets a test change while it runs
+/// (`PATCH /emulator/v1/projects/{id}/config`).
+final class ProjectOverrides: Sendable {
+    private let protection = Mutex<Bool?>(nil)
+
+    var enumerationProtection: Bool? {
+        get { protection.withLock { $0 } }
+        set { protection.withLock { $0 = newValue } }
     }
 }
 

@@ -26,8 +26,17 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
             "accounts:update": { try await $0.update($1, $2) },
             "accounts:lookup": { try await $0.lookup($1, $2) },
             "accounts:delete": { try await $0.delete($1, $2) },
+            "accounts:signInWithCustomToken": { try await $0.signInWithCustomToken($1, $2) },
+            "accounts:batchCreate": { try await $0.batchCreate($1, $2) },
+            "accounts:batchGet": { try await $0.batchGet($1, $2) },  // a GET: its body is the query
+            "accounts:batchDelete": { try await $0.batchDelete($1, $2) },
+            "accounts:query": { try await $0.query($1, $2) },
+            "createSessionCookie": { try await $0.createSessionCookie($1, $2) },  // projects/{projectID}:createSessionCookie
         ]
     }
+
+    /// Imports carry up to 1000 accounts with their hashes: their bodies may be larger than other calls'.
+    static var largeBodyOperations: Set<String> { ["accounts:batchCreate"] }
 
     /// Legacy v3 `relyingparty/NAME` → the v1 operation it maps to.
     static var legacyOperations: [String: String] {
@@ -41,6 +50,8 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
             "createAuthUri": "accounts:createAuthUri",
             "getAccountInfo": "accounts:lookup",
             "deleteAccount": "accounts:delete",
+            "verifyCustomToken": "accounts:signInWithCustomToken",
+            "uploadAccount": "accounts:batchCreate",
         ]
     }
 
@@ -48,6 +59,9 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         let routes = RouteCollection(context: Context.self)
         routes.post("/identitytoolkit.googleapis.com/v1/**") { request, context in
             await answer(context) { try await dispatch(request, context: context, path: context.parameters.getCatchAll()) }
+        }
+        routes.get("/identitytoolkit.googleapis.com/v1/**") { request, context in
+            await answer(context) { try await dispatch(request, context: context, path: context.parameters.getCatchAll(), bodyFromQuery: true) }
         }
         routes.get("/identitytoolkit.googleapis.com/v1/projects") { request, context in
             await answer(context) {
@@ -75,6 +89,19 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
             routes.get("/emulator/v1/projects/:projectID/oobCodes") { _, context in
                 await answer(context) { json(try await service.listCodes(projectID: context.parameters.get("projectID") ?? "")) }
             }
+            // The emulator's test hooks: start each test from no accounts, and change the project's settings.
+            routes.delete("/emulator/v1/projects/:projectID/accounts") { _, context in
+                await answer(context) { json(try await service.resetAccounts(CallContext())) }
+            }
+            routes.delete("/emulator/v1/projects/:projectID/tenants/:tenantID/accounts") { _, context in
+                await answer(context) { json(try await service.resetAccounts(CallContext(tenantID: context.parameters.get("tenantID") ?? ""))) }
+            }
+            routes.get("/emulator/v1/projects/:projectID/config") { _, context in
+                await answer(context) { json(try service.emulatorConfig(patch: nil)) }
+            }
+            routes.patch("/emulator/v1/projects/:projectID/config") { request, context in
+                await answer(context) { json(try service.emulatorConfig(patch: try await requestBody(request, context: context))) }
+            }
         }
         return routes
     }
@@ -85,10 +112,16 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         return try await run(operation, request, context: context, call: CallContext(isAdmin: try isAdmin(request)))
     }
 
-    /// `v1/accounts:X`, `v1/projects/P/accounts:X` or `v1/projects/P/tenants/T/accounts:X`.
-    private func dispatch(_ request: Request, context: Context, path: [Substring]) async throws -> Response {
+    /// `v1/accounts:X`, `v1/projects/P/accounts:X`, `v1/projects/P/tenants/T/accounts:X`, or
+    /// `v1/projects/P:X` (`createSessionCookie`).
+    private func dispatch(_ request: Request, context: Context, path: [Substring], bodyFromQuery: Bool = false) async throws -> Response {
         var call = CallContext(isAdmin: try isAdmin(request))
         var rest = path[...]
+        if rest.first == "projects", rest.count == 2, let projectCall = rest.last,
+            projectCall.hasPrefix(service.settings.projectID + ":")
+        {
+            return try await run(String(projectCall.dropFirst(service.settings.projectID.count + 1)), request, context: context, call: call)
+        }
         if rest.first == "projects" {
             guard rest.count >= 3, rest.dropFirst().first == Substring(service.settings.projectID) else {
                 throw IdentityToolkitError(.projectNotFound, status: .notFound)
@@ -101,15 +134,25 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
             }
         }
         guard rest.count == 1, let name = rest.first else { throw IdentityToolkitError.notFound(request.uri.path) }
-        return try await run(String(name), request, context: context, call: call)
+        // Only the listing is a GET; every other operation is a POST.
+        guard bodyFromQuery == (name == "accounts:batchGet") else { throw IdentityToolkitError.notFound(request.uri.path) }
+        return try await run(String(name), request, context: context, call: call, bodyFromQuery: bodyFromQuery)
     }
 
-    private func run(_ name: String, _ request: Request, context: Context, call: CallContext) async throws -> Response {
+    private func run(_ name: String, _ request: Request, context: Context, call: CallContext, bodyFromQuery: Bool = false) async throws -> Response {
         guard let operation = Self.operations[name] else { throw IdentityToolkitError.notFound(request.uri.path) }
         try authorize(request, isAdmin: call.isAdmin)
         var call = call
         call.languageCode = request.headers[.firebaseLocale]
-        let body = try await requestBody(request, context: context)
+        let body: RequestBody
+        if bodyFromQuery {
+            var fields: [String: JSONValue] = [:]
+            for (name, value) in QueryString(Substring(request.uri.query ?? "")).items where fields[name] == nil { fields[name] = .string(value) }
+            try RequestBodyDecoder.check(fields)
+            body = RequestBody(fields)
+        } else {
+            body = try await requestBody(request, context: context, large: Self.largeBodyOperations.contains(name))
+        }
         if call.tenantID.isEmpty, let tenant = body.string("tenantId") { call.tenantID = tenant }
         return json(try await operation(service, body, call))
     }
@@ -140,14 +183,15 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         }
     }
 
-    private func requestBody(_ request: Request, context: Context) async throws -> RequestBody {
+    private func requestBody(_ request: Request, context: Context, large: Bool = false) async throws -> RequestBody {
+        let limit = large ? RequestBodyDecoder.maximumLargeBodyBytes : RequestBodyDecoder.maximumBodyBytes
         let buffer: ByteBuffer
         do {
-            buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
+            buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw RequestBodyDecoder.bodyTooLarge
         }
-        return try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType])
+        return try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType], maximumBytes: limit)
     }
 
     private func json(_ value: some Encodable) -> Response {

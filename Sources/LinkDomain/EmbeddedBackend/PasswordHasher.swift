@@ -23,7 +23,9 @@ struct PasswordHasher: Sendable {
                 Data(salt).base64EncodedString(), Data(key).base64EncodedString()].joined(separator: "$")
     }
 
+    /// Whether `password` matches `stored`: this backend's own scrypt hashes, or an imported one (``PasswordFormats``).
     func verify(_ password: String, against stored: String) -> Bool {
+        if let imported = PasswordFormats.verify(password, against: stored) { return imported }
         let parts = stored.split(separator: "$").map(String.init)
         guard parts.count == 6, parts[0] == "scrypt", let rounds = Int(parts[1]), let blockSize = Int(parts[2]),
             let parallelism = Int(parts[3]), let salt = Data(base64Encoded: parts[4]), let expected = Data(base64Encoded: parts[5]),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON request body with typed, lenient accessors: Identity Toolkit requests carry many
 /// optional fields, and clients send numbers as strings and single values where lists are allowed.
 struct RequestBody: Sendable {
@@ -12,6 +14,23 @@ struct RequestBody: Sendable {
         case .string(let value)?: value.isEmpty ? nil : value
         case .integer(let value)?: String(value)
         default: nil
+        }
+    }
+
+    /// The string as sent, empty included: `""` is a value a client chose, not an absent field.
+    func rawString(_ name: String) -> String? {
+        if case .string(let value)? = fields[name] { return value }
+        return nil
+    }
+
+    /// A field as JSON text (a JSON string's content, or an object written out), for `customAttributes`.
+    func jsonText(_ name: String) -> String? {
+        switch fields[name] {
+        case .string(let value)?: return value
+        case .object?:
+            guard let value = fields[name], let data = try? JSONEncoder().encode(value) else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        default: return nil
         }
     }
 

@@ -6,13 +6,15 @@ import Foundation
 /// a client would get from Google for that field, so nothing past this point meets unbounded input.
 enum RequestBodyDecoder {
     static let maximumBodyBytes = 64 * 1024
+    /// An import's body (up to 1000 accounts with their hashes, as Google takes).
+    static let maximumLargeBodyBytes = 1024 * 1024
     /// The answer to a body over ``maximumBodyBytes``, whether the server stopped reading it or the decoder measured it.
     static let bodyTooLarge = IdentityToolkitError(.invalidArgument, detail: "the request body is larger than \(maximumBodyBytes) bytes",
                                                    status: .contentTooLarge)
     /// Request bodies are flat objects of strings, numbers and short lists of strings or objects.
     static let maximumDepth = 8
-    /// `accounts:lookup` takes up to 100 identifiers of each kind, as Google's batch lookups do.
-    static let maximumListCount = 100
+    /// Batch calls take up to 1000 accounts or IDs, as Google's do.
+    static let maximumListCount = 1000
 
     /// How long a field's string may be, and the error for a longer one.
     struct FieldLimit: Sendable {
@@ -56,15 +58,18 @@ enum RequestBodyDecoder {
             // Custom claims: Google's limit is 1000 bytes of JSON.
             "customAttributes": FieldLimit(maximum: 1000, error: IdentityToolkitError(.claimsTooLarge)),
             "validSince": FieldLimit(maximum: 20, error: IdentityToolkitError(.invalidValidSince)),
+            "phoneNumber": FieldLimit(maximum: 32, error: AccountAttributes.invalidPhoneNumber),
         ]
     }()
 
     static let defaultLimit = FieldLimit(maximum: 8192, error: IdentityToolkitError(.invalidArgument, detail: "a field is too long"))
 
     /// Decodes `bytes` as the body of a request whose `Content-Type` is `contentType`.
-    static func decode(_ bytes: some Collection<UInt8>, contentType: String?) throws(IdentityToolkitError) -> RequestBody {
+    static func decode(_ bytes: some Collection<UInt8>, contentType: String?, maximumBytes: Int = maximumBodyBytes) throws(IdentityToolkitError)
+        -> RequestBody
+    {
         if bytes.isEmpty { return RequestBody() }
-        guard bytes.count <= maximumBodyBytes else { throw bodyTooLarge }
+        guard bytes.count <= maximumBytes else { throw bodyTooLarge }
         let fields: [String: JSONValue]
         if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
             fields = form(bytes)

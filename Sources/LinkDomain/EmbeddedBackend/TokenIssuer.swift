@@ -2,44 +2,6 @@ import Crypto
 import Foundation
 import JWTKit
 
-/// The claims of a Firebase ID token.
-struct IDTokenClaims: JWTPayload, Equatable {
-    struct FirebaseClaim: Codable, Equatable, Sendable {
-        var identities: [String: [String]]
-        var signInProvider: String
-        var tenant: String?
-
-        enum CodingKeys: String, CodingKey {
-            case identities
-            case signInProvider = "sign_in_provider"
-            case tenant
-        }
-    }
-
-    var iss: String
-    var aud: String
-    var authTime: Int64
-    var userID: String
-    var sub: String
-    var iat: Int64
-    var exp: Int64
-    var email: String?
-    var emailVerified: Bool?
-    var name: String?
-    var firebase: FirebaseClaim
-
-    enum CodingKeys: String, CodingKey {
-        case iss, aud, sub, iat, exp, email, name, firebase
-        case authTime = "auth_time"
-        case userID = "user_id"
-        case emailVerified = "email_verified"
-    }
-
-    func verify(using _: some JWTAlgorithm) throws {
-        // Expiry and revocation are checked by ``TokenIssuer/verify(_:now:)`` against the injected clock.
-    }
-}
-
 /// Issues and verifies ID tokens (ES256 JWTs, signed with a key generated on first run and kept in
 /// the store) and opaque refresh tokens.
 actor TokenIssuer {
@@ -62,15 +24,43 @@ actor TokenIssuer {
         return collection
     }
 
-    func idToken(for user: UserRecord, provider: String, authTime: Int64, now: Int64) async throws -> String {
+    /// An ID token for `user`, signed in by `provider` (`password`, `anonymous`, `custom`) at `authTime`
+    /// (seconds; a refresh keeps the original sign-in's), issued at `now`.
+    ///
+    /// - Parameter extraClaims: a custom token's own claims (JSON object text), beside the account's.
+    func idToken(for user: UserRecord, provider: String, authTime: Int64, now: Int64, extraClaims: String? = nil) async throws -> String {
+        var claims = Self.claims(for: user, provider: provider, projectID: projectID, authTime: authTime, now: now)
+        for (name, value) in Self.object(extraClaims) { claims.custom[name] = value }
+        return try await keyCollection().sign(claims, kid: "linkdomain-1")
+    }
+
+    /// The members of a JSON object's text; none for nil or anything else.
+    static func object(_ text: String?) -> [String: JSONValue] {
+        guard let text, case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return [:] }
+        return members
+    }
+
+    /// A session cookie: the ID token's claims under the session issuer, valid for `lifetime` seconds from `now`.
+    func sessionCookie(from claims: IDTokenClaims, lifetime: Int64, now: Int64) async throws -> String {
+        var cookie = claims
+        cookie.iss = "https://session.firebase.google.com/\(projectID)"
+        cookie.iat = now
+        cookie.exp = now + lifetime
+        return try await keyCollection().sign(cookie, kid: "linkdomain-1")
+    }
+
+    static func claims(for user: UserRecord, provider: String, projectID: String, authTime: Int64, now: Int64) -> IDTokenClaims {
         var identities: [String: [String]] = [:]
         if let email = user.email { identities["email"] = [email] }
-        let claims = IDTokenClaims(
+        if let phone = user.phoneNumber { identities["phone"] = [phone] }
+        let custom = object(user.customAttributes)
+        return IDTokenClaims(
             iss: "https://securetoken.google.com/\(projectID)", aud: projectID, authTime: authTime, userID: user.localID,
-            sub: user.localID, iat: now, exp: now + Self.lifetimeSeconds, email: user.email,
-            emailVerified: user.email == nil ? nil : user.emailVerified, name: user.displayName,
-            firebase: .init(identities: identities, signInProvider: provider, tenant: user.tenantID.isEmpty ? nil : user.tenantID))
-        return try await keyCollection().sign(claims, kid: "linkdomain-1")
+            sub: user.localID, iat: now, exp: now + lifetimeSeconds, email: user.email,
+            emailVerified: user.email == nil ? nil : user.emailVerified, phoneNumber: user.phoneNumber, name: user.displayName,
+            picture: user.photoURL, providerID: provider == "anonymous" ? "anonymous" : nil,
+            firebase: .init(identities: identities, signInProvider: provider, tenant: user.tenantID.isEmpty ? nil : user.tenantID),
+            custom: custom)
     }
 
     /// The claims of a token this service signed, or nil when it is forged, malformed or for another project.

@@ -41,7 +41,10 @@ public struct IdentityToolkitError: Error, Sendable, Equatable {
     static let missingContinueURI = Self(.missingContinueURI)
     static let invalidContinueURI = Self(.invalidContinueURI)
     static let unauthorizedDomain = Self(.unauthorizedDomain, detail: "Domain not allowlisted by project")
-    static let invalidHostingLinkDomain = Self(.invalidHostingLinkDomain)
+    static let invalidHostingLinkDomain = Self(
+        .invalidHostingLinkDomain,
+        detail: "The provided hosting link domain is not configured in Firebase Hosting or is not owned by the current project. "
+            + "This cannot be a default hosting domain (web.app or firebaseapp.com).")
     static let missingIOSBundleID = Self(.missingIOSBundleID)
     static let missingAndroidPackageName = Self(.missingAndroidPackageName)
     static let missingLocalID = Self(.missingLocalID)

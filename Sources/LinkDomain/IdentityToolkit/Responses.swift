@@ -72,10 +72,12 @@ struct RefreshTokenResponse: Codable, Sendable {
 /// A sign-in provider of an account, as `providerUserInfo` lists it.
 struct ProviderUserInfo: Codable, Sendable, Equatable {
     var providerId: String
-    var email: String
-    var federatedId: String
+    var email: String?
+    var federatedId: String?
     var rawId: String
     var displayName: String?
+    var photoUrl: String?
+    var phoneNumber: String?
 }
 
 /// `accounts:update`, and the account a code applied to.
@@ -111,6 +113,14 @@ struct UserInfo: Codable, Sendable {
     var emailLinkSignin: Bool
     var passwordUpdatedAt: Int64?
     var providerUserInfo: [ProviderUserInfo]
+    var phoneNumber: String?
+    /// The custom claims' JSON text.
+    var customAttributes: String?
+    /// RFC 3339, as Google writes it (`2026-11-22T20:30:00.123Z`).
+    var lastRefreshAt: String?
+    /// For admins only: the password hash and its salt, base64.
+    var passwordHash: String?
+    var salt: String?
 }
 
 /// `accounts:lookup`: no `users` at all when none matched.
@@ -166,3 +176,70 @@ struct OobCodesResponse: Codable, Sendable {
 
     var oobCodes: [Code]
 }
+
+/// `accounts:batchGet`: a page of accounts in ID order; `nextPageToken` while more may follow.
+struct DownloadAccountResponse: Codable, Sendable {
+    var kind = "identitytoolkit#DownloadAccountResponse"
+    var users: [UserInfo]?
+    var nextPageToken: String?
+}
+
+/// `accounts:batchDelete`: one entry per account not deleted.
+struct BatchDeleteResponse: Codable, Sendable {
+    struct Failure: Codable, Sendable {
+        var index: Int
+        var localId: String
+        var message: String
+    }
+
+    var errors: [Failure]?
+}
+
+/// `accounts:batchCreate`: one entry per account not imported (note Google's singular `error`).
+struct UploadAccountResponse: Codable, Sendable {
+    struct Failure: Codable, Sendable {
+        var index: Int
+        var message: String
+    }
+
+    var kind = "identitytoolkit#UploadAccountResponse"
+    var error: [Failure]?
+}
+
+/// `accounts:query`.
+struct QueryUserInfoResponse: Codable, Sendable {
+    /// A decimal string (int64 in JSON).
+    var recordsCount: String
+    var userInfo: [UserInfo]?
+}
+
+/// `accounts:signInWithCustomToken`.
+struct VerifyCustomTokenResponse: Codable, Sendable, CarriesSession {
+    var kind = "identitytoolkit#VerifyCustomTokenResponse"
+    var isNewUser: Bool
+    var idToken: String?
+    var refreshToken: String?
+    var expiresIn: String?
+}
+
+/// `projects/{projectID}:createSessionCookie`.
+struct SessionCookieResponse: Codable, Sendable {
+    var sessionCookie: String
+}
+
+/// The emulator's project configuration (`/emulator/v1/projects/{projectID}/config`).
+struct EmulatorProjectConfig: Codable, Sendable {
+    struct SignIn: Codable, Sendable {
+        var allowDuplicateEmails: Bool?
+    }
+
+    struct EmailPrivacy: Codable, Sendable {
+        var enableImprovedEmailPrivacy: Bool?
+    }
+
+    var signIn: SignIn?
+    var emailPrivacyConfig: EmailPrivacy?
+}
+
+/// `{}`: what the emulator's reset answers.
+struct EmptyResponse: Codable, Sendable {}

@@ -18,6 +18,7 @@ public struct RedirectPolicy: Sendable {
             address.scheme == "https" || address.isLoopback,
             authorizedDomains.contains(address.host) || Self.storeHosts.contains(address.host)
         else { return nil }
-        return candidate
+        // Non-ASCII text in the path or query goes out escaped: a header carries ASCII.
+        return WebAddress.asciiSerialized(candidate)
     }
 }

@@ -18,12 +18,25 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var lastLoginAt: Int64?
     /// Seconds since 1970: tokens issued before this are revoked.
     public var validSince: Int64
+    /// E.164 (`+15555550100`); unique per tenant. Stored as Google stores it; no SMS is ever sent.
+    public var phoneNumber: String?
+    /// The custom claims as the JSON object text an admin set (`{"admin":true}`); nil for none.
+    public var customAttributes: String?
+    /// When an ID token was last issued for the account (sign-in or refresh).
+    public var lastRefreshAt: Int64?
+    /// Federated sign-in providers brought in by an import, as a JSON list of `ProviderUserInfo`.
+    public var providerData: String?
 
     public init(
         tenantID: String, localID: String, email: String?, emailVerified: Bool = false, passwordHash: String? = nil,
         passwordUpdatedAt: Int64? = nil, displayName: String? = nil, photoURL: String? = nil, disabled: Bool = false,
-        emailLinkSignIn: Bool = false, createdAt: Int64, lastLoginAt: Int64? = nil, validSince: Int64
+        emailLinkSignIn: Bool = false, createdAt: Int64, lastLoginAt: Int64? = nil, validSince: Int64, phoneNumber: String? = nil,
+        customAttributes: String? = nil, lastRefreshAt: Int64? = nil, providerData: String? = nil
     ) {
+        self.phoneNumber = phoneNumber
+        self.customAttributes = customAttributes
+        self.lastRefreshAt = lastRefreshAt
+        self.providerData = providerData
         self.tenantID = tenantID
         self.localID = localID
         self.email = email
@@ -78,7 +91,12 @@ public struct RefreshTokenRecord: Codable, Sendable, Equatable {
     public var token: String
     public var tenantID: String
     public var localID: String
+    /// The sign-in that made it (milliseconds): refreshed ID tokens keep it as their `auth_time`.
     public var createdAt: Int64
+    /// How that sign-in happened (`password`, `anonymous`, `custom`), which refreshed ID tokens keep.
+    public var provider: String?
+    /// The claims a custom token added (a JSON object's text), which refreshed ID tokens keep.
+    public var claims: String?
 }
 
 /// What happened when a code was presented for spending.

@@ -8,6 +8,11 @@ public protocol AuthStore: Sendable {
     func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool
     func user(tenantID: String, localID: String) async throws(StoreError) -> UserRecord?
     func user(tenantID: String, email: String) async throws(StoreError) -> UserRecord?
+    func user(tenantID: String, phoneNumber: String) async throws(StoreError) -> UserRecord?
+    /// Up to `limit` accounts of a tenant with IDs after `afterLocalID`, in ID order (a page of a listing).
+    func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord]
+    /// Every account of a tenant, and their refresh tokens, removed (the emulator's reset).
+    func deleteAllUsers(tenantID: String) async throws(StoreError)
 
     func insertCode(_ code: OobCodeRecord) async throws(StoreError)
     /// The code if it exists and has not been spent (expired codes included).
@@ -28,6 +33,8 @@ public protocol AuthStore: Sendable {
 public enum StoreError: Error, Sendable, Equatable {
     /// The email address is already taken in that tenant.
     case emailExists
+    /// The phone number is already taken in that tenant.
+    case phoneNumberExists
     /// The key (a short-link suffix) is already taken.
     case duplicate
     /// The database failed; the description says how (never with user data).

@@ -34,29 +34,6 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         await client.run()
     }
 
-    /// The schema, one migration a step; each runs once, in order.
-    static let migrations: [String] = [
-        """
-        CREATE TABLE users (
-            tenant_id TEXT NOT NULL, local_id TEXT NOT NULL, email TEXT, email_verified BOOLEAN NOT NULL,
-            password_hash TEXT, password_updated_at BIGINT, display_name TEXT, photo_url TEXT, disabled BOOLEAN NOT NULL,
-            email_link_sign_in BOOLEAN NOT NULL, created_at BIGINT NOT NULL, last_login_at BIGINT, valid_since BIGINT NOT NULL,
-            PRIMARY KEY (tenant_id, local_id));
-        CREATE UNIQUE INDEX users_email ON users (tenant_id, email);
-        CREATE TABLE oob_codes (
-            code TEXT PRIMARY KEY, project_id TEXT NOT NULL, tenant_id TEXT NOT NULL, request_type TEXT NOT NULL,
-            email TEXT NOT NULL, new_email TEXT, local_id TEXT, link TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
-        CREATE TABLE refresh_tokens (token TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, local_id TEXT NOT NULL, created_at BIGINT NOT NULL);
-        CREATE TABLE signing_keys (id INTEGER PRIMARY KEY, pem TEXT NOT NULL);
-        """,
-        """
-        CREATE TABLE short_links (suffix TEXT PRIMARY KEY, long_link_query TEXT NOT NULL, created_at BIGINT NOT NULL, origin TEXT NOT NULL);
-        CREATE TABLE link_events (
-            suffix TEXT NOT NULL, day INTEGER NOT NULL, platform TEXT NOT NULL, event TEXT NOT NULL, count BIGINT NOT NULL,
-            PRIMARY KEY (suffix, day, platform, event));
-        """,
-    ]
-
     public func migrate() async throws(StoreError) {
         try await guarded {
             try await client.withTransaction(logger: logger) { connection in
@@ -85,10 +62,11 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         try await guarded {
             try await client.query("""
                 INSERT INTO users (tenant_id, local_id, email, email_verified, password_hash, password_updated_at, display_name, photo_url,
-                    disabled, email_link_sign_in, created_at, last_login_at, valid_since)
+                    disabled, email_link_sign_in, created_at, last_login_at, valid_since, phone_number, custom_attributes, last_refresh_at,
+                    provider_data)
                 VALUES (\(user.tenantID), \(user.localID), \(user.email), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
                     \(user.displayName), \(user.photoURL), \(user.disabled), \(user.emailLinkSignIn), \(user.createdAt), \(user.lastLoginAt),
-                    \(user.validSince))
+                    \(user.validSince), \(user.phoneNumber), \(user.customAttributes), \(user.lastRefreshAt), \(user.providerData))
                 """, logger: logger)
         }
     }
@@ -99,7 +77,8 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
                 UPDATE users SET email = \(user.email), email_verified = \(user.emailVerified), password_hash = \(user.passwordHash),
                     password_updated_at = \(user.passwordUpdatedAt), display_name = \(user.displayName), photo_url = \(user.photoURL),
                     disabled = \(user.disabled), email_link_sign_in = \(user.emailLinkSignIn), last_login_at = \(user.lastLoginAt),
-                    valid_since = \(user.validSince)
+                    valid_since = \(user.validSince), phone_number = \(user.phoneNumber), custom_attributes = \(user.customAttributes),
+                    last_refresh_at = \(user.lastRefreshAt), provider_data = \(user.providerData)
                 WHERE tenant_id = \(user.tenantID) AND local_id = \(user.localID)
                 """, logger: logger)
         }
@@ -128,6 +107,23 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND email = \(email)").first
     }
 
+    public func user(tenantID: String, phoneNumber: String) async throws(StoreError) -> UserRecord? {
+        try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND phone_number = \(phoneNumber)").first
+    }
+
+    public func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord] {
+        try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND local_id > \(afterLocalID) ORDER BY local_id LIMIT \(limit)")
+    }
+
+    public func deleteAllUsers(tenantID: String) async throws(StoreError) {
+        try await guarded {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("DELETE FROM refresh_tokens WHERE tenant_id = \(tenantID)", logger: logger)
+                try await connection.query("DELETE FROM users WHERE tenant_id = \(tenantID)", logger: logger)
+            }
+        }
+    }
+
     private func users(_ query: PostgresQuery) async throws(StoreError) -> [UserRecord] {
         try await guarded {
             var result: [UserRecord] = []
@@ -141,7 +137,9 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
                     displayName: try columns["display_name"].decode(String?.self), photoURL: try columns["photo_url"].decode(String?.self),
                     disabled: try columns["disabled"].decode(Bool.self), emailLinkSignIn: try columns["email_link_sign_in"].decode(Bool.self),
                     createdAt: try columns["created_at"].decode(Int64.self), lastLoginAt: try columns["last_login_at"].decode(Int64?.self),
-                    validSince: try columns["valid_since"].decode(Int64.self)))
+                    validSince: try columns["valid_since"].decode(Int64.self), phoneNumber: try columns["phone_number"].decode(String?.self),
+                    customAttributes: try columns["custom_attributes"].decode(String?.self),
+                    lastRefreshAt: try columns["last_refresh_at"].decode(Int64?.self), providerData: try columns["provider_data"].decode(String?.self)))
             }
             return result
         }
@@ -197,18 +195,19 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
     public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StoreError) {
         try await guarded {
             try await client.query("""
-                INSERT INTO refresh_tokens (token, tenant_id, local_id, created_at)
-                VALUES (\(token.token), \(token.tenantID), \(token.localID), \(token.createdAt))
+                INSERT INTO refresh_tokens (token, tenant_id, local_id, created_at, provider, claims)
+                VALUES (\(token.token), \(token.tenantID), \(token.localID), \(token.createdAt), \(token.provider), \(token.claims))
                 """, logger: logger)
         }
     }
 
     public func refreshToken(_ token: String) async throws(StoreError) -> RefreshTokenRecord? {
         try await guarded {
-            for try await (token, tenantID, localID, createdAt) in try await client.query(
-                "SELECT token, tenant_id, local_id, created_at FROM refresh_tokens WHERE token = \(token)", logger: logger
-            ).decode((String, String, String, Int64).self) {
-                return RefreshTokenRecord(token: token, tenantID: tenantID, localID: localID, createdAt: createdAt)
+            for try await (token, tenantID, localID, createdAt, provider, claims) in try await client.query(
+                "SELECT token, tenant_id, local_id, created_at, provider, claims FROM refresh_tokens WHERE token = \(token)", logger: logger
+            ).decode((String, String, String, Int64, String?, String?).self) {
+                return RefreshTokenRecord(token: token, tenantID: tenantID, localID: localID, createdAt: createdAt, provider: provider,
+                                          claims: claims)
             }
             return nil
         }
@@ -237,6 +236,7 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
             if error.serverInfo?[.sqlState] == "23505" {
                 let constraint = error.serverInfo?[.constraintName] ?? ""
                 if constraint.contains("email") { throw .emailExists }
+                if constraint.contains("phone") { throw .phoneNumberExists }
                 if constraint.contains("short_links") { throw .duplicate }
             }
             throw .database("PostgreSQL error \(error.serverInfo?[.sqlState] ?? String(describing: error.code))")

@@ -26,68 +26,6 @@ public final class SQLiteStore: AuthStore, LinkStore {
         }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("1: accounts, codes, refresh tokens, signing keys") { db in
-            try db.create(table: "users") { table in
-                table.column("tenantID", .text).notNull()
-                table.column("localID", .text).notNull()
-                table.column("email", .text)
-                table.column("emailVerified", .boolean).notNull()
-                table.column("passwordHash", .text)
-                table.column("passwordUpdatedAt", .integer)
-                table.column("displayName", .text)
-                table.column("photoURL", .text)
-                table.column("disabled", .boolean).notNull()
-                table.column("emailLinkSignIn", .boolean).notNull()
-                table.column("createdAt", .integer).notNull()
-                table.column("lastLoginAt", .integer)
-                table.column("validSince", .integer).notNull()
-                table.primaryKey(["tenantID", "localID"])
-            }
-            try db.create(index: "users_email", on: "users", columns: ["tenantID", "email"], unique: true)
-            try db.create(table: "oobCodes") { table in
-                table.primaryKey("code", .text)
-                table.column("projectID", .text).notNull()
-                table.column("tenantID", .text).notNull()
-                table.column("requestType", .text).notNull()
-                table.column("email", .text).notNull()
-                table.column("newEmail", .text)
-                table.column("localID", .text)
-                table.column("link", .text).notNull()
-                table.column("createdAt", .integer).notNull()
-                table.column("expiresAt", .integer).notNull()
-            }
-            try db.create(table: "refreshTokens") { table in
-                table.primaryKey("token", .text)
-                table.column("tenantID", .text).notNull()
-                table.column("localID", .text).notNull()
-                table.column("createdAt", .integer).notNull()
-            }
-            try db.create(table: "signingKeys") { table in
-                table.primaryKey("id", .integer)
-                table.column("pem", .text).notNull()
-            }
-        }
-        migrator.registerMigration("2: short links and link statistics") { db in
-            try db.create(table: "shortLinks") { table in
-                table.primaryKey("suffix", .text)
-                table.column("longLinkQuery", .text).notNull()
-                table.column("createdAt", .integer).notNull()
-                table.column("origin", .text).notNull()
-            }
-            try db.create(table: "linkEvents") { table in
-                table.column("suffix", .text).notNull()
-                table.column("day", .integer).notNull()
-                table.column("platform", .text).notNull()
-                table.column("event", .text).notNull()
-                table.column("count", .integer).notNull()
-                table.primaryKey(["suffix", "day", "platform", "event"])
-            }
-        }
-        return migrator
-    }
-
     public func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
         try await write { db in try link.insert(db) }
     }
@@ -146,6 +84,25 @@ public final class SQLiteStore: AuthStore, LinkStore {
     public func user(tenantID: String, email: String) async throws(StoreError) -> UserRecord? {
         try await read { db in
             try UserRecord.filter(Column("tenantID") == tenantID && Column("email") == email).fetchOne(db)
+        }
+    }
+
+    public func user(tenantID: String, phoneNumber: String) async throws(StoreError) -> UserRecord? {
+        try await read { db in
+            try UserRecord.filter(Column("tenantID") == tenantID && Column("phoneNumber") == phoneNumber).fetchOne(db)
+        }
+    }
+
+    public func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord] {
+        try await read { db in
+            try UserRecord.filter(Column("tenantID") == tenantID && Column("localID") > afterLocalID).order(Column("localID")).limit(limit).fetchAll(db)
+        }
+    }
+
+    public func deleteAllUsers(tenantID: String) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM refreshTokens WHERE tenantID = ?", arguments: [tenantID])
+            try db.execute(sql: "DELETE FROM users WHERE tenantID = ?", arguments: [tenantID])
         }
     }
 
@@ -212,6 +169,11 @@ public final class SQLiteStore: AuthStore, LinkStore {
             error.message?.contains("email") == true
         {
             return .emailExists
+        }
+        if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE,
+            error.message?.contains("phoneNumber") == true
+        {
+            return .phoneNumberExists
         }
         if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY,
             error.message?.contains("shortLinks") == true

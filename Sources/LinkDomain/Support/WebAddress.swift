@@ -1,6 +1,8 @@
-/// The scheme, host and port of an `http`/`https` URL, read strictly: ASCII only, no userinfo, no
-/// backslashes or percent-escapes in the authority, a numeric port. Anything a browser might read
-/// differently is refused, so that the host we check is the host a browser will visit.
+/// The scheme, host and port of an `http`/`https` URL, read strictly: an ASCII authority with no
+/// userinfo, backslashes or percent-escapes, a numeric port; no spaces, control characters or
+/// backslashes anywhere. Anything a browser might read differently is refused, so that the host we
+/// check is the host a browser will visit. The path, query and fragment may hold non-ASCII text
+/// (`/café?q=ü`), as Google accepts; ``asciiSerialized(_:)`` escapes it for a `Location` header.
 struct WebAddress: Equatable {
     var scheme: String
     /// Lower-cased.
@@ -14,7 +16,7 @@ struct WebAddress: Equatable {
     init?(_ url: String) {
         // Byte by byte: every redirect decision reads its target through here.
         let bytes = url.utf8
-        guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
         if Self.hasPrefix(bytes, "https://") {
             scheme = "https"
         } else if Self.hasPrefix(bytes, "http://") {
@@ -25,7 +27,9 @@ struct WebAddress: Equatable {
         let afterScheme = url.utf8.dropFirst(scheme.utf8.count + 3)
         let authorityBytes = afterScheme.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
         rest = Substring(afterScheme[authorityBytes.endIndex...])
-        guard !authorityBytes.isEmpty, !authorityBytes.contains(UInt8(ascii: "@")), !authorityBytes.contains(UInt8(ascii: "%")) else { return nil }
+        guard !authorityBytes.isEmpty, !authorityBytes.contains(UInt8(ascii: "@")), !authorityBytes.contains(UInt8(ascii: "%")),
+            authorityBytes.allSatisfy({ $0 < 0x80 })
+        else { return nil }
         // ASCII only (checked above): lower-cased byte by byte, with no Unicode case mapping.
         let authority = String(unsafeUninitializedCapacity: authorityBytes.count) { buffer in
             for (offset, byte) in authorityBytes.enumerated() {
@@ -45,6 +49,23 @@ struct WebAddress: Equatable {
         else {
             return nil
         }
+    }
+
+    /// `url` with every non-ASCII byte percent-escaped (its UTF-8), the rest as written: what a
+    /// `Location` header may carry, and what a browser turns back into the same URL.
+    static func asciiSerialized(_ url: String) -> String {
+        guard url.utf8.contains(where: { $0 >= 0x80 }) else { return url }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(url.utf8.count * 3)
+        for byte in url.utf8 {
+            if byte >= 0x80 {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// ASCII case-insensitive prefix test; `prefix` is lower case.

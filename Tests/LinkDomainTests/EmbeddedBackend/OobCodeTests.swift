@@ -54,7 +54,9 @@ struct OobCodeTests {
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidInstallApp": true], "MISSING_ANDROID_PACKAGE_NAME"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidMinimumVersion": "12"], "MISSING_ANDROID_PACKAGE_NAME"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidMinimumVersionCode": "12"], "MISSING_ANDROID_PACKAGE_NAME"),
-                (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "linkDomain": "other.example.com"], "INVALID_HOSTING_LINK_DOMAIN"),
+                (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "linkDomain": "other.example.com"],
+                 "INVALID_HOSTING_LINK_DOMAIN : The provided hosting link domain is not configured in Firebase Hosting or is not owned by the "
+                    + "current project. This cannot be a default hosting domain (web.app or firebaseapp.com)."),
                 (["requestType": "EMAIL_SIGNIN", "email": "ada@example.com", "canHandleCodeInApp": true], "MISSING_CONTINUE_URI"),
                 (["requestType": "VERIFY_EMAIL"], "MISSING_ID_TOKEN"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "returnOobLink": true], "INSUFFICIENT_PERMISSION"),

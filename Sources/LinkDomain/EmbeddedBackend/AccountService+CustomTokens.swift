@@ -1,0 +1,78 @@
+import Foundation
+
+/// Signing in with a custom token an app server minted (`accounts:signInWithCustomToken`), and
+/// session cookies made from ID tokens (`createSessionCookie`).
+extension AccountService {
+    /// The audience every custom token names.
+    static let customTokenAudience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
+
+    func signInWithCustomToken(_ body: RequestBody, _ context: CallContext) async throws -> VerifyCustomTokenResponse {
+        guard let token = body.string("token") else { throw IdentityToolkitError(.missingCustomToken) }
+        let payload = try customTokenPayload(token)
+        let uid: String
+        switch payload["uid"] ?? payload["user_id"] {
+        case .string(let value)?: uid = value
+        case .integer(let value)?: uid = String(value)
+        default: throw IdentityToolkitError(.missingIdentifier)
+        }
+        guard !uid.isEmpty, uid.utf8.count <= 128 else { throw IdentityToolkitError(.invalidCustomToken, detail: "uid must be 1 to 128 characters") }
+        var extraClaims: String?
+        if case .object(let claims)? = payload["claims"], !claims.isEmpty {
+            let text = String(decoding: try JSONEncoder().encode(JSONValue.object(claims)), as: UTF8.self)
+            extraClaims = try AccountAttributes.customClaims(text)
+        }
+        let tenantID = payload["tenant_id"].flatMap { if case .string(let tenant) = $0 { tenant } else { nil } } ?? context.tenantID
+        let now = clock.nowMilliseconds()
+        var isNewUser = false
+        var user: UserRecord
+        if let existing = try await store.user(tenantID: tenantID, localID: uid) {
+            if existing.disabled { throw IdentityToolkitError.userDisabled }
+            user = existing
+        } else {
+            isNewUser = true
+            user = UserRecord(tenantID: tenantID, localID: uid, email: nil, createdAt: now, validSince: now / 1000)
+        }
+        user.lastLoginAt = now
+        user.lastRefreshAt = now
+        if isNewUser { try await insert(user) } else { try await update(user) }
+        var response = VerifyCustomTokenResponse(isNewUser: isNewUser)
+        response.add(try await newSession(for: user, provider: "custom", now: now, extraClaims: extraClaims))
+        return response
+    }
+
+    /// A custom token's claims. In development, as the Firebase Auth emulator takes them: an unsigned
+    /// JWT (what the admin SDKs mint for an emulator), a signed one unchecked, or plain JSON. In a
+    /// deployment a token must be signed by the configured service account, and none is configured:
+    /// custom tokens are refused.
+    func customTokenPayload(_ token: String) throws -> [String: JSONValue] {
+        guard settings.mode == .development else {
+            throw IdentityToolkitError(.operationNotAllowed, detail: "custom tokens are taken in development only")
+        }
+        if token.hasPrefix("{") {
+            guard case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: Data(token.utf8)) else {
+                throw IdentityToolkitError(.invalidCustomToken, detail: "((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+            }
+            return payload
+        }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Base64URL.decode(parts[1]),
+            case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: data)
+        else { throw IdentityToolkitError(.invalidCustomToken, detail: "Invalid assertion format") }
+        guard payload["aud"] == .string(Self.customTokenAudience) else {
+            throw IdentityToolkitError(.invalidCustomToken, detail: "Invalid aud (audience): not a custom token (ID tokens cannot be used here)")
+        }
+        return payload
+    }
+
+    /// `createSessionCookie`: the ID token's claims under the session issuer, for `validDuration`
+    /// seconds (5 minutes to 2 weeks; 2 weeks when absent).
+    func createSessionCookie(_ body: RequestBody, _ context: CallContext) async throws -> SessionCookieResponse {
+        guard context.isAdmin else { throw IdentityToolkitError.insufficientPermission }
+        guard let idToken = body.string("idToken") else { throw IdentityToolkitError.missingIDToken }
+        let lifetime = try body.integer("validDuration", in: 300...1_209_600, error: IdentityToolkitError(.invalidDuration)) ?? 1_209_600
+        guard let claims = await tokens.claims(of: idToken) else { throw IdentityToolkitError.invalidIDToken }
+        // The account must still be there, enabled, and the token not revoked.
+        _ = try await authenticatedUser(idToken: idToken, context: CallContext(tenantID: claims.firebase.tenant ?? ""))
+        return SessionCookieResponse(sessionCookie: try await tokens.sessionCookie(from: claims, lifetime: lifetime, now: clock.nowSeconds))
+    }
+}

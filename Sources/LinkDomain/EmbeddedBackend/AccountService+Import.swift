@@ -1,0 +1,97 @@
+import Foundation
+
+/// `accounts:batchCreate`: importing accounts exported from Firebase or another system, with their
+/// password hashes (checked in their own algorithm at sign-in), claims and federated identities.
+extension AccountService {
+    func batchCreate(_ body: RequestBody, _ context: CallContext) async throws -> UploadAccountResponse {
+        guard context.isAdmin else { throw IdentityToolkitError.insufficientPermission }
+        guard case .list(let entries)? = body.fields["users"], !entries.isEmpty else { throw IdentityToolkitError(.missingUserAccount) }
+        let hasHashes = entries.contains { if case .object(let user) = $0 { user["passwordHash"] != nil } else { false } }
+        let algorithm = hasHashes ? try PasswordFormats.algorithm(body) : nil
+        let allowOverwrite = body.bool("allowOverwrite") ?? false
+        let now = clock.nowMilliseconds()
+        var failures: [UploadAccountResponse.Failure] = []
+        for (index, entry) in entries.enumerated() {
+            guard case .object(let fields) = entry else {
+                failures.append(.init(index: index, message: "localId is missing"))
+                continue
+            }
+            do {
+                let user = try imported(RequestBody(fields), tenantID: context.tenantID, algorithm: algorithm, now: now)
+                let existing = try await store.user(tenantID: user.tenantID, localID: user.localID)
+                if let email = user.email, let owner = try await store.user(tenantID: user.tenantID, email: email), owner.localID != user.localID {
+                    throw ImportRefusal("email exists in other account in database")
+                }
+                if let phone = user.phoneNumber, let owner = try await store.user(tenantID: user.tenantID, phoneNumber: phone),
+                    owner.localID != user.localID
+                {
+                    throw ImportRefusal("phone number exists in other account in database")
+                }
+                switch existing {
+                case nil: try await store.insertUser(user)
+                case _? where allowOverwrite: try await store.updateUser(user)
+                case _?: throw ImportRefusal("localId belongs to an existing account - can not overwrite.")
+                }
+            } catch let refusal as ImportRefusal {
+                failures.append(.init(index: index, message: refusal.message))
+            }
+        }
+        return UploadAccountResponse(error: failures.isEmpty ? nil : failures)
+    }
+
+    /// Why one account of an import was left out; the others go on.
+    struct ImportRefusal: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// One imported account, or why it cannot be.
+    private func imported(_ fields: RequestBody, tenantID: String, algorithm: PasswordFormats.Algorithm?, now: Int64) throws -> UserRecord {
+        guard let localID = fields.string("localId") else { throw ImportRefusal("localId is missing") }
+        var user = UserRecord(tenantID: tenantID, localID: localID, email: nil, createdAt: now, validSince: now / 1000)
+        if let raw = fields.string("email") {
+            guard let email = try? normalizedEmail(raw) else { throw ImportRefusal("email is invalid") }
+            user.email = email
+        }
+        if let phone = fields.string("phoneNumber") {
+            guard let valid = try? AccountAttributes.phoneNumber(phone) else { throw ImportRefusal("phone number format is invalid") }
+            user.phoneNumber = valid
+        }
+        if let claims = fields.jsonText("customAttributes") {
+            do {
+                user.customAttributes = try AccountAttributes.customClaims(claims)
+            } catch {
+                switch error.code {
+                case .forbiddenClaim: throw ImportRefusal("Custom claims provided include a reserved claim.")
+                case .claimsTooLarge: throw ImportRefusal("Custom claims provided are too large.")
+                default: throw ImportRefusal("Invalid custom claims provided.")
+                }
+            }
+        }
+        user.emailVerified = fields.bool("emailVerified") ?? false
+        user.disabled = fields.bool("disabled") ?? false
+        user.displayName = fields.string("displayName")
+        user.photoURL = fields.string("photoUrl")
+        if let created = try? fields.integer("createdAt", in: 0...253_402_300_799_999, error: .internalError) { user.createdAt = created }
+        user.lastLoginAt = try? fields.integer("lastLoginAt", in: 0...253_402_300_799_999, error: .internalError)
+        if let hash = fields.string("passwordHash") {
+            guard let algorithm, let bytes = PasswordFormats.decodeBase64(hash) else { throw ImportRefusal("passwordHash is not base64") }
+            let salt = fields.string("salt").flatMap(PasswordFormats.decodeBase64).map(Array.init) ?? []
+            user.passwordHash = PasswordFormats.stored(algorithm, hash: Array(bytes), salt: salt)
+            user.passwordUpdatedAt = now
+        }
+        if case .list(let providers)? = fields.fields["providerUserInfo"] {
+            var imported: [ProviderUserInfo] = []
+            for case .object(let provider) in providers {
+                let info = RequestBody(provider)
+                guard let providerID = info.string("providerId"), let rawID = info.string("rawId") else {
+                    throw ImportRefusal("federatedId or (providerId & rawId) is required")
+                }
+                imported.append(ProviderUserInfo(providerId: providerID, email: info.string("email"), federatedId: rawID, rawId: rawID,
+                                                 displayName: info.string("displayName"), photoUrl: info.string("photoUrl")))
+            }
+            user.providerData = ImportedProviders.encode(imported)
+        }
+        return user
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Finding accounts and answering with them: `lookup`, `createAuthUri`, the project's configuration,
+/// and an account as each response shows it.
+extension AccountService {
+    func lookup(_ body: RequestBody, _ context: CallContext) async throws -> GetAccountInfoResponse {
+        var users: [UserRecord] = []
+        if let idToken = body.string("idToken") {
+            users = [try await authenticatedUser(idToken: idToken, context: context)]
+        } else if context.isAdmin {
+            for localID in body.strings("localId") {
+                if let user = try await store.user(tenantID: context.tenantID, localID: localID) { users.append(user) }
+            }
+            for email in body.strings("email") {
+                if let user = try await store.user(tenantID: context.tenantID, email: email.lowercased()) { users.append(user) }
+            }
+            for phone in body.strings("phoneNumber") {
+                if let user = try await store.user(tenantID: context.tenantID, phoneNumber: phone) { users.append(user) }
+            }
+        } else {
+            throw IdentityToolkitError.missingIDToken
+        }
+        // One entry per account, however many identifiers named it; accounts nobody has are left out.
+        var seen = Set<String>()
+        users = users.filter { seen.insert($0.localID).inserted }
+        return GetAccountInfoResponse(users: users.isEmpty ? nil : users.map { userInfo($0, forAdmin: context.isAdmin) })
+    }
+
+    /// What `fetchSignInMethods(forEmail:)` calls; with enumeration protection it reveals nothing.
+    func createAuthURI(_ body: RequestBody, _ context: CallContext) async throws -> CreateAuthUriResponse {
+        guard let raw = body.string("identifier") ?? body.string("email") else { throw IdentityToolkitError(.missingIdentifier) }
+        guard let continueURI = body.string("continueUri") else { throw IdentityToolkitError.missingContinueURI }
+        guard WebAddress(continueURI) != nil else { throw IdentityToolkitError.invalidContinueURI }
+        let email: String
+        do {
+            email = try normalizedEmail(raw)
+        } catch {
+            throw IdentityToolkitError(.invalidIdentifier)
+        }
+        var response = CreateAuthUriResponse(sessionId: body.string("sessionId") ?? RandomToken.make(bytes: 16))
+        if hidesAccounts && !context.isAdmin { return response }
+        let user = try await store.user(tenantID: context.tenantID, email: email)
+        response.registered = user != nil
+        if let user {
+            var methods: [String] = []
+            if user.passwordHash != nil { methods.append("password") }
+            if user.emailLinkSignIn { methods.append("emailLink") }
+            response.signinMethods = methods
+            response.allProviders = methods.isEmpty ? [] : ["password"]
+        }
+        return response
+    }
+
+    func projectConfig() -> ProjectConfigResponse {
+        ProjectConfigResponse(projectId: settings.projectID, authorizedDomains: settings.authorizedDomains)
+    }
+
+    /// The account as `accounts:update` answers.
+    func accountSummary(_ user: UserRecord) -> SetAccountInfoResponse {
+        SetAccountInfoResponse(localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
+                               emailVerified: user.emailVerified, providerUserInfo: providerInfo(user))
+    }
+
+    /// The account's sign-in providers: the password (its address), the phone, imported federated ones.
+    func providerInfo(_ user: UserRecord) -> [ProviderUserInfo] {
+        var providers: [ProviderUserInfo] = []
+        if let email = user.email, user.passwordHash != nil || user.emailLinkSignIn {
+            providers.append(ProviderUserInfo(providerId: "password", email: email, federatedId: email, rawId: email,
+                                              displayName: user.displayName, photoUrl: user.photoURL))
+        }
+        if let phone = user.phoneNumber { providers.append(ProviderUserInfo(providerId: "phone", rawId: phone, phoneNumber: phone)) }
+        return providers + ImportedProviders.decode(user.providerData)
+    }
+
+    /// A user as `accounts:lookup` and `accounts:batchGet` return it; the password hash only to admins.
+    func userInfo(_ user: UserRecord, forAdmin: Bool) -> UserInfo {
+        var info = UserInfo(
+            localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
+            createdAt: String(user.createdAt), lastLoginAt: user.lastLoginAt.map(String.init), validSince: String(user.validSince),
+            tenantId: user.tenantID.isEmpty ? nil : user.tenantID, emailVerified: user.emailVerified, disabled: user.disabled,
+            emailLinkSignin: user.emailLinkSignIn, passwordUpdatedAt: user.passwordUpdatedAt, providerUserInfo: providerInfo(user),
+            phoneNumber: user.phoneNumber, customAttributes: user.customAttributes,
+            lastRefreshAt: user.lastRefreshAt.map(Self.rfc3339))
+        if forAdmin, let stored = user.passwordHash, let exported = PasswordFormats.exported(stored) {
+            info.passwordHash = exported.hash
+            info.salt = exported.salt
+        }
+        return info
+    }
+
+    /// Milliseconds since 1970 as RFC 3339 in UTC, with milliseconds.
+    static func rfc3339(_ milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
+            .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon).dateTimeSeparator(.standard))
+    }
+}

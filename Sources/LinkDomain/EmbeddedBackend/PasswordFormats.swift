@@ -1,0 +1,129 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+/// Password hashes brought in by `accounts:batchCreate`, kept in their own algorithm and checked
+/// with it, so a team's exported users keep their passwords. Stored as `algorithm$parameters$...`
+/// with binary values in base64, beside this backend's own `scrypt$...` hashes.
+enum PasswordFormats {
+    /// The algorithms an import may name, with the parameters each needs.
+    enum Algorithm: Sendable, Equatable {
+        /// Firebase's own, modified scrypt: `signerKey` encrypted with AES-256-CTR under a key
+        /// derived from the password and `salt + saltSeparator` (N = 2^memoryCost, r = rounds, p = 1).
+        case firebaseScrypt(signerKey: [UInt8], saltSeparator: [UInt8], rounds: Int, memoryCost: Int)
+        case standardScrypt(cpuMemoryCost: Int, blockSize: Int, parallelization: Int, keyLength: Int)
+        case pbkdf2SHA256(rounds: Int)
+        case hmacSHA256(key: [UInt8])
+        case bcrypt
+    }
+
+    /// scrypt's working memory (128 × N × r bytes) an import may ask for per check: 64 MiB.
+    static let maximumScryptMemory = 64 * 1024 * 1024
+
+    /// The algorithm a `batchCreate` body names, or Google's error for a missing or out-of-range parameter.
+    static func algorithm(_ body: RequestBody) throws(IdentityToolkitError) -> Algorithm {
+        func bytes(_ name: String) -> [UInt8]? { body.string(name).flatMap(decodeBase64).map(Array.init) }
+        func integer(_ name: String, _ range: ClosedRange<Int64>) throws(IdentityToolkitError) -> Int? {
+            try body.integer(name, in: range, error: IdentityToolkitError(.invalidArgument, detail: "\(name) is out of range")).map(Int.init)
+        }
+        let name = body.string("hashAlgorithm") ?? ""
+        switch name {
+        case "SCRYPT":
+            guard let key = bytes("signerKey") else { throw IdentityToolkitError(.invalidArgument, detail: "SCRYPT needs signerKey") }
+            let rounds = try integer("rounds", 1...8) ?? 8, memoryCost = try integer("memoryCost", 1...14) ?? 14
+            return .firebaseScrypt(signerKey: key, saltSeparator: bytes("saltSeparator") ?? [], rounds: rounds, memoryCost: memoryCost)
+        case "STANDARD_SCRYPT":
+            let cost = try integer("cpuMemCost", 2...1_048_576) ?? 16384, block = try integer("blockSize", 1...64) ?? 8
+            let parallel = try integer("parallelization", 1...16) ?? 1, length = try integer("dkLen", 1...128) ?? 64
+            guard 128 * cost * block <= maximumScryptMemory else {
+                throw IdentityToolkitError(.invalidArgument, detail: "STANDARD_SCRYPT parameters need more than 64 MiB per check")
+            }
+            return .standardScrypt(cpuMemoryCost: cost, blockSize: block, parallelization: parallel, keyLength: length)
+        case "PBKDF2_SHA256":
+            return .pbkdf2SHA256(rounds: try integer("rounds", 1...120_000) ?? 10000)
+        case "HMAC_SHA256":
+            guard let key = bytes("signerKey") else { throw IdentityToolkitError(.invalidArgument, detail: "HMAC_SHA256 needs signerKey") }
+            return .hmacSHA256(key: key)
+        case "BCRYPT":
+            return .bcrypt
+        default:
+            throw IdentityToolkitError(.invalidHashAlgorithm, detail: name.isEmpty ? "hashAlgorithm is missing" : "\(name) is not supported")
+        }
+    }
+
+    /// The stored form of an imported `hash` (with `salt`) under `algorithm`.
+    static func stored(_ algorithm: Algorithm, hash: [UInt8], salt: [UInt8]) -> String {
+        let b64 = { (bytes: [UInt8]) in Data(bytes).base64EncodedString() }
+        return switch algorithm {
+        case .firebaseScrypt(let key, let separator, let rounds, let memoryCost):
+            ["firebase-scrypt", String(rounds), String(memoryCost), b64(key), b64(separator), b64(salt), b64(hash)].joined(separator: "$")
+        case .standardScrypt(let cost, let block, let parallel, let length):
+            ["standard-scrypt", String(cost), String(block), String(parallel), String(length), b64(salt), b64(hash)].joined(separator: "$")
+        case .pbkdf2SHA256(let rounds):
+            ["pbkdf2-sha256", String(rounds), b64(salt), b64(hash)].joined(separator: "$")
+        case .hmacSHA256(let key):
+            ["hmac-sha256", b64(key), b64(salt), b64(hash)].joined(separator: "$")
+        case .bcrypt:
+            "bcrypt$" + String(decoding: hash, as: UTF8.self)
+        }
+    }
+
+    /// Whether `password` matches an imported hash; nil when `stored` is not one.
+    static func verify(_ password: String, against stored: String) -> Bool? {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
+        let secret = Array(password.utf8)
+        func data(_ index: Int) -> [UInt8]? { index < parts.count ? Data(base64Encoded: parts[index]).map(Array.init) : nil }
+        func number(_ index: Int) -> Int? { index < parts.count ? Int(parts[index]) : nil }
+        switch parts.first {
+        case "firebase-scrypt":
+            guard parts.count == 7, let rounds = number(1), let memoryCost = number(2), (1...14).contains(memoryCost), let key = data(3),
+                let separator = data(4), let salt = data(5), let expected = data(6),
+                let derived = try? KDF.Scrypt.deriveKey(from: secret, salt: salt + separator, outputByteCount: 32, rounds: 1 << memoryCost,
+                                                        blockSize: rounds, parallelism: 1, maxMemory: maximumScryptMemory),
+                let nonce = try? AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16)),
+                let encrypted = try? AES._CTR.encrypt(key, using: derived, nonce: nonce)
+            else { return false }
+            return ConstantTime.equal(Array(encrypted), expected)
+        case "standard-scrypt":
+            guard parts.count == 7, let cost = number(1), let block = number(2), let parallel = number(3), let length = number(4),
+                let salt = data(5), let expected = data(6),
+                let derived = try? KDF.Scrypt.deriveKey(from: secret, salt: salt, outputByteCount: length, rounds: cost, blockSize: block,
+                                                        parallelism: parallel, maxMemory: maximumScryptMemory)
+            else { return false }
+            return ConstantTime.equal(derived.withUnsafeBytes { Array($0) }, expected)
+        case "pbkdf2-sha256":
+            guard parts.count == 4, let rounds = number(1), let salt = data(2), let expected = data(3),
+                let derived = try? KDF.Insecure.PBKDF2.deriveKey(from: secret, salt: salt, using: .sha256, outputByteCount: max(1, expected.count),
+                                                                 unsafeUncheckedRounds: rounds)
+            else { return false }
+            return ConstantTime.equal(derived.withUnsafeBytes { Array($0) }, expected)
+        case "hmac-sha256":
+            guard parts.count == 4, let key = data(1), let salt = data(2), let expected = data(3) else { return false }
+            // Imports do not say whether the salt came first: either order is the account's password.
+            let key256 = SymmetricKey(data: key)
+            return HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: secret + salt, using: key256)
+                || HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: salt + secret, using: key256)
+        case "bcrypt":
+            return Bcrypt.verify(password, against: String(stored.dropFirst("bcrypt$".count)))
+        default:
+            return nil
+        }
+    }
+
+    /// The hash and salt an admin listing shows (base64), for this backend's own hashes and imported ones.
+    static func exported(_ stored: String) -> (hash: String, salt: String)? {
+        let parts = stored.split(separator: "$", omittingEmptySubsequences: false).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("scrypt", 6): return (parts[5], parts[4])
+        case ("firebase-scrypt", 7), ("standard-scrypt", 7): return (parts[6], parts[5])
+        case ("pbkdf2-sha256", 4), ("hmac-sha256", 4): return (parts[3], parts[2])
+        case ("bcrypt", _): return (Data(stored.dropFirst("bcrypt$".count).utf8).base64EncodedString(), "")
+        default: return nil
+        }
+    }
+
+    /// Standard or URL-safe base64, padded or not: the admin SDKs send the URL-safe alphabet.
+    static func decodeBase64(_ text: String) -> Data? {
+        Data(base64Encoded: text) ?? Base64URL.decode(text.replacingOccurrences(of: "=", with: ""))
+    }
+}

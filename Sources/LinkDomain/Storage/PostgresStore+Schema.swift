@@ -1,0 +1,30 @@
+extension PostgresStore {
+    /// The schema, one migration a step; each runs once, in order.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE users (
+            tenant_id TEXT NOT NULL, local_id TEXT NOT NULL, email TEXT, email_verified BOOLEAN NOT NULL,
+            password_hash TEXT, password_updated_at BIGINT, display_name TEXT, photo_url TEXT, disabled BOOLEAN NOT NULL,
+            email_link_sign_in BOOLEAN NOT NULL, created_at BIGINT NOT NULL, last_login_at BIGINT, valid_since BIGINT NOT NULL,
+            PRIMARY KEY (tenant_id, local_id));
+        CREATE UNIQUE INDEX users_email ON users (tenant_id, email);
+        CREATE TABLE oob_codes (
+            code TEXT PRIMARY KEY, project_id TEXT NOT NULL, tenant_id TEXT NOT NULL, request_type TEXT NOT NULL,
+            email TEXT NOT NULL, new_email TEXT, local_id TEXT, link TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+        CREATE TABLE refresh_tokens (token TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, local_id TEXT NOT NULL, created_at BIGINT NOT NULL);
+        CREATE TABLE signing_keys (id INTEGER PRIMARY KEY, pem TEXT NOT NULL);
+        """,
+        """
+        CREATE TABLE short_links (suffix TEXT PRIMARY KEY, long_link_query TEXT NOT NULL, created_at BIGINT NOT NULL, origin TEXT NOT NULL);
+        CREATE TABLE link_events (
+            suffix TEXT NOT NULL, day INTEGER NOT NULL, platform TEXT NOT NULL, event TEXT NOT NULL, count BIGINT NOT NULL,
+            PRIMARY KEY (suffix, day, platform, event));
+        """,
+        """
+        ALTER TABLE users ADD COLUMN phone_number TEXT, ADD COLUMN custom_attributes TEXT, ADD COLUMN last_refresh_at BIGINT,
+            ADD COLUMN provider_data TEXT;
+        CREATE UNIQUE INDEX users_phone_number ON users (tenant_id, phone_number);
+        ALTER TABLE refresh_tokens ADD COLUMN provider TEXT, ADD COLUMN claims TEXT;
+        """,
+    ]
+}

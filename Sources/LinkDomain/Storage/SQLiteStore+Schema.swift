@@ -1,0 +1,79 @@
+import GRDB
+
+/// The SQLite schema, one migration a step; GRDB applies each once, in order, when the file opens.
+extension SQLiteStore {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1: accounts, codes, refresh tokens, signing keys") { db in
+            try db.create(table: "users") { table in
+                table.column("tenantID", .text).notNull()
+                table.column("localID", .text).notNull()
+                table.column("email", .text)
+                table.column("emailVerified", .boolean).notNull()
+                table.column("passwordHash", .text)
+                table.column("passwordUpdatedAt", .integer)
+                table.column("displayName", .text)
+                table.column("photoURL", .text)
+                table.column("disabled", .boolean).notNull()
+                table.column("emailLinkSignIn", .boolean).notNull()
+                table.column("createdAt", .integer).notNull()
+                table.column("lastLoginAt", .integer)
+                table.column("validSince", .integer).notNull()
+                table.primaryKey(["tenantID", "localID"])
+            }
+            try db.create(index: "users_email", on: "users", columns: ["tenantID", "email"], unique: true)
+            try db.create(table: "oobCodes") { table in
+                table.primaryKey("code", .text)
+                table.column("projectID", .text).notNull()
+                table.column("tenantID", .text).notNull()
+                table.column("requestType", .text).notNull()
+                table.column("email", .text).notNull()
+                table.column("newEmail", .text)
+                table.column("localID", .text)
+                table.column("link", .text).notNull()
+                table.column("createdAt", .integer).notNull()
+                table.column("expiresAt", .integer).notNull()
+            }
+            try db.create(table: "refreshTokens") { table in
+                table.primaryKey("token", .text)
+                table.column("tenantID", .text).notNull()
+                table.column("localID", .text).notNull()
+                table.column("createdAt", .integer).notNull()
+            }
+            try db.create(table: "signingKeys") { table in
+                table.primaryKey("id", .integer)
+                table.column("pem", .text).notNull()
+            }
+        }
+        migrator.registerMigration("2: short links and link statistics") { db in
+            try db.create(table: "shortLinks") { table in
+                table.primaryKey("suffix", .text)
+                table.column("longLinkQuery", .text).notNull()
+                table.column("createdAt", .integer).notNull()
+                table.column("origin", .text).notNull()
+            }
+            try db.create(table: "linkEvents") { table in
+                table.column("suffix", .text).notNull()
+                table.column("day", .integer).notNull()
+                table.column("platform", .text).notNull()
+                table.column("event", .text).notNull()
+                table.column("count", .integer).notNull()
+                table.primaryKey(["suffix", "day", "platform", "event"])
+            }
+        }
+        migrator.registerMigration("3: phone numbers, custom claims, last refresh, imported providers") { db in
+            try db.alter(table: "users") { table in
+                table.add(column: "phoneNumber", .text)
+                table.add(column: "customAttributes", .text)
+                table.add(column: "lastRefreshAt", .integer)
+                table.add(column: "providerData", .text)
+            }
+            try db.create(index: "users_phoneNumber", on: "users", columns: ["tenantID", "phoneNumber"], unique: true)
+            try db.alter(table: "refreshTokens") { table in
+                table.add(column: "provider", .text)
+                table.add(column: "claims", .text)
+            }
+        }
+        return migrator
+    }
+}
