@@ -81,6 +81,10 @@ enum ConfigurationKeys {
     static let backendTimeoutSeconds = ConfigurationKey(
         "backend.timeoutSeconds", .integer(1...120), default: .integer(10), expected: "1 to 120 seconds",
         "How long a backend call may take (1 to 120).")
+    static let serviceAccountFile = ConfigurationKey(
+        "backend.serviceAccountFile", .path, default: .described("`$GOOGLE_APPLICATION_CREDENTIALS`"),
+        expected: "a service account's JSON key file (client_email, private_key), as the Cloud console downloads it",
+        "A Google service account's JSON key (relative to the configuration file). The embedded backend accepts custom tokens signed with it in a deployment (development takes unsigned ones, as the emulator does).")
     static let pivotBaseURL = ConfigurationKey(
         "pivotBaseURL", .url, default: .none, expected: "an https:// origin on a second host, such as \"https://open.example.com\", with no path", validate: ConfigurationValidators.publicBaseURL,
         "A second host that serves the same association file (point it at this service too). iOS opens a universal link only when the tap leads to another domain, so \"Open in the app\" points there. Without it, iPhone visitors get instructions instead of that button.")
@@ -121,7 +125,7 @@ enum ConfigurationKeys {
         publicBaseURL, serverHost, serverPort, forceDevelopmentMode, idleTimeoutSeconds, tlsCertificatePath, tlsPrivateKeyPath,
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
         androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
-        backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, pivotBaseURL,
+        backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, pivotBaseURL,
         actionPath, publicDirectory, formSecret, requestsPerMinute, burst, trustedProxies, shortLinkAPIKeys, sqlitePath,
         postgresURL,
     ]

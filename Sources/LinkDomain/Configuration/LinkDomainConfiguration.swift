@@ -111,6 +111,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         public var codeLifetimeSeconds = 3600
         /// How long a call to a remote backend may take.
         public var timeoutSeconds = 10
+        /// The service account whose key signs custom tokens (and, to reach Google, OAuth assertions).
+        public var serviceAccount: ServiceAccount?
         public init() {}
     }
 

@@ -36,7 +36,8 @@ extension ValidatingReader {
         let postgresURL = validated(ConfigurationKeys.postgresURL)
         let sqlitePath = Self.resolve(string(ConfigurationKeys.sqlitePath) ?? ConfigurationKeys.defaultSQLitePath, against: baseDirectory)
         configuration.storage = postgresURL.map { .postgres(url: $0) } ?? .sqlite(path: sqlitePath)
-        guard let backend = readBackend() else { return nil }
+        guard var backend = readBackend() else { return nil }
+        backend.serviceAccount = readServiceAccount(baseDirectory: baseDirectory)
         configuration.backend = backend
         // Built even when something is wrong, so that the deployment checks below report alongside the rest.
         reportMissingDeploymentKeys(configuration)
@@ -62,6 +63,29 @@ extension ValidatingReader {
         }
         backend.kind = kind
         return backend
+    }
+
+    /// `backend.serviceAccountFile`, else `GOOGLE_APPLICATION_CREDENTIALS` (as Google's libraries read it).
+    private mutating func readServiceAccount(baseDirectory: String?) -> ServiceAccount? {
+        let key = ConfigurationKeys.serviceAccountFile
+        guard let path = self.path(key, baseDirectory: baseDirectory) else {
+            // The environment's credentials are often a developer's own (gcloud's), not a service
+            // account's: used when they are one, never a reason not to start.
+            guard let fallback = environment["GOOGLE_APPLICATION_CREDENTIALS"], let data = FileManager.default.contents(atPath: fallback),
+                case .success(let account) = ServiceAccount.parse(data)
+            else { return nil }
+            return account
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            report(key.path(), problem: "\(path) cannot be read", expected: key.expected)
+            return nil
+        }
+        switch ServiceAccount.parse(data) {
+        case .success(let account): return account
+        case .failure(let problem):
+            report(key.path(), problem: "\(path) \(problem.reason)", expected: key.expected)
+            return nil
+        }
     }
 
     /// A list of secret keys, each at least `minimumLength` long; a short one is reported by its

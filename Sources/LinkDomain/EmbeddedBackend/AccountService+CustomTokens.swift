@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 
 /// Signing in with a custom token an app server minted (`accounts:signInWithCustomToken`), and
 /// session cookies made from ID tokens (`createSessionCookie`).
@@ -8,6 +9,7 @@ extension AccountService {
 
     func signInWithCustomToken(_ body: RequestBody, _ context: CallContext) async throws -> VerifyCustomTokenResponse {
         guard let token = body.string("token") else { throw IdentityToolkitError(.missingCustomToken) }
+        if settings.mode == .deployment { try await verifySignature(ofCustomToken: token) }
         let payload = try customTokenPayload(token)
         let uid: String
         switch payload["uid"] ?? payload["user_id"] {
@@ -40,15 +42,46 @@ extension AccountService {
         return response
     }
 
-    /// A custom token's claims. In development, as the Firebase Auth emulator takes them: an unsigned
-    /// JWT (what the admin SDKs mint for an emulator), a signed one unchecked, or plain JSON. In a
-    /// deployment a token must be signed by the configured service account, and none is configured:
-    /// custom tokens are refused.
-    func customTokenPayload(_ token: String) throws -> [String: JSONValue] {
-        guard settings.mode == .development else {
-            throw IdentityToolkitError(.operationNotAllowed, detail: "custom tokens are taken in development only")
+    /// In a deployment a custom token must be an RS256 JWT signed with the configured service
+    /// account's key, issued by that account, not expired.
+    func verifySignature(ofCustomToken token: String) async throws {
+        guard let account = settings.serviceAccount else {
+            throw IdentityToolkitError(.operationNotAllowed, detail: "custom tokens need backend.serviceAccountFile in a deployment")
         }
-        if token.hasPrefix("{") {
+        let keys = JWTKeyCollection()
+        do {
+            let key = try Insecure.RSA.PrivateKey(pem: account.privateKeyPEM)
+            await keys.add(rsa: key.publicKey, digestAlgorithm: .sha256, kid: account.privateKeyID.isEmpty ? nil : JWKIdentifier(string: account.privateKeyID))
+            if !account.privateKeyID.isEmpty { await keys.add(rsa: key.publicKey, digestAlgorithm: .sha256) }
+        } catch {
+            throw IdentityToolkitError.internalError
+        }
+        let claims: CustomTokenClaims
+        do {
+            claims = try await keys.verify(token, as: CustomTokenClaims.self)
+        } catch {
+            throw IdentityToolkitError(.invalidCustomToken, detail: "the signature is not the configured service account's")
+        }
+        guard claims.iss == account.clientEmail, claims.exp > clock.nowSeconds else {
+            throw IdentityToolkitError(.invalidCustomToken, detail: "expired, or not issued by the configured service account")
+        }
+    }
+
+    /// What a custom token's signature check reads.
+    struct CustomTokenClaims: JWTPayload {
+        var iss: String
+        var exp: Int64
+
+        func verify(using _: some JWTAlgorithm) throws {
+            // Issuer and expiry are checked against the configuration and the injected clock.
+        }
+    }
+
+    /// A custom token's claims: an unsigned JWT (what the admin SDKs mint for an emulator), a signed
+    /// one (its signature checked beforehand in a deployment), or in development plain JSON, as the
+    /// Firebase Auth emulator takes them.
+    func customTokenPayload(_ token: String) throws -> [String: JSONValue] {
+        if token.hasPrefix("{"), settings.mode == .development {
             guard case .object(let payload)? = try? JSONDecoder().decode(JSONValue.self, from: Data(token.utf8)) else {
                 throw IdentityToolkitError(.invalidCustomToken, detail: "((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }

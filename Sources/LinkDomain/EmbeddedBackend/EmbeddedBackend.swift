@@ -18,6 +18,7 @@ public struct EmbeddedBackend: Sendable {
         settings.mode = configuration.mode
         settings.clientAPIKeys = configuration.backend.clientAPIKeys
         settings.adminKeys = configuration.backend.adminKeys
+        settings.serviceAccount = configuration.backend.serviceAccount
         service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
                                  clock: clock, logger: logger)
     }

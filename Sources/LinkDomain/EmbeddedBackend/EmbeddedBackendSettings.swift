@@ -12,6 +12,8 @@ public struct EmbeddedBackendSettings: Sendable {
     public var authorizedDomains: [String]
     /// When on (the default, as for new Firebase projects), answers never reveal whether an email is registered.
     public var emailEnumerationProtection: Bool
+    /// Whose signature a custom token must carry in a deployment.
+    public var serviceAccount: ServiceAccount?
     /// How long reset, verification and sign-in codes stay valid.
     public var codeLifetimeSeconds: Int
     /// Development keeps the emulator's contract; a deployment takes configured keys only.

@@ -69,6 +69,25 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
                 return json(service.projectConfig())
             }
         }
+        // Identity Toolkit v2: sign-in provider configurations (OIDC, SAML). This backend has none and
+        // takes none: listings are empty, one named is not found, a new one is refused, never stored and ignored.
+        routes.get("/identitytoolkit.googleapis.com/v2/**") { request, context in
+            await answer(context) {
+                try authorize(request, isAdmin: isAdmin(request))
+                let last = context.parameters.getCatchAll().last ?? ""
+                guard last == "oauthIdpConfigs" || last == "inboundSamlConfigs" else { throw Self.configurationNotFound }
+                return json(EmptyResponse())
+            }
+        }
+        for method in [HTTPRequest.Method.post, .patch, .delete] {
+            routes.on("/identitytoolkit.googleapis.com/v2/**", method: method) { request, context in
+                await answer(context) {
+                    try authorize(request, isAdmin: isAdmin(request))
+                    if method == .delete { throw Self.configurationNotFound }
+                    throw IdentityToolkitError(.operationNotAllowed, detail: "sign-in provider configurations are not supported by this backend")
+                }
+            }
+        }
         routes.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/:name") { request, context in
             await answer(context) { try await legacy(request, context: context) }
         }
@@ -156,6 +175,8 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         if call.tenantID.isEmpty, let tenant = body.string("tenantId") { call.tenantID = tenant }
         return json(try await operation(service, body, call))
     }
+
+    static var configurationNotFound: IdentityToolkitError { IdentityToolkitError(.configurationNotFound, status: .notFound) }
 
     /// Whether the call is an admin's: `Authorization: Bearer KEY` with one of the configured admin
     /// keys, or in development `Bearer owner` as the emulator accepts. In a deployment a bearer token

@@ -13,7 +13,7 @@ public final class IdentityToolkitExercise: Sendable {
     private let services: [ServingMode: AccountService]
     private let clock = ManualWallClock(milliseconds: 1_800_000_000_000)
     private let substitutions: [(String, String)]
-    private static let names = IdentityToolkitController<LinkDomainRequestContext>.operations.keys.sorted() + ["token", "projects", "oobCodes"]
+    private static let names = IdentityToolkitController<LinkDomainRequestContext>.operations.keys.sorted() + ["token", "projects", "oobCodes", "emulatorConfig"]
 
     /// Creates the store in a new temporary directory, and the user the inputs act on.
     public init() async throws {
@@ -55,6 +55,7 @@ public final class IdentityToolkitExercise: Sendable {
             case "token": _ = try await service.refresh(body)
             case "projects": _ = service.projectConfig()
             case "oobCodes": _ = try await service.listCodes(projectID: "demo-exercise")
+            case "emulatorConfig": _ = try service.emulatorConfig(patch: body)
             default: _ = try await IdentityToolkitController<LinkDomainRequestContext>.operations[name]?(service, body, call)
             }
         } catch {

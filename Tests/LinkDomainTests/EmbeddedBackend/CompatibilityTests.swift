@@ -181,4 +181,18 @@ struct CompatibilityTests {
                                           headers: [.authorization: "Bearer owner"]).errorMessage == "INVALID_ID_TOKEN")
         }
     }
+
+    @Test("provider configurations (v2) are refused, never stored: empty listings, not found, not allowed")
+    func providerConfigurations() async throws {
+        try await BackendHarness().run { client in
+            let v2 = "/identitytoolkit.googleapis.com/v2/projects/\(BackendHarness.projectID)"
+            let listing = try await client.client.execute(uri: v2 + "/oauthIdpConfigs", method: .get, headers: [.authorization: "Bearer owner"]) { $0 }
+            #expect(listing.status == .ok && String(buffer: listing.body) == "{}")
+            let created = try await client.post(v2 + "/oauthIdpConfigs?oauthIdpConfigId=oidc.x", ["clientId": "c", "issuer": "https://i.example.com"],
+                                                headers: [.authorization: "Bearer owner"])
+            #expect(created.errorMessage == "OPERATION_NOT_ALLOWED : sign-in provider configurations are not supported by this backend")
+            let one = try await client.client.execute(uri: v2 + "/oauthIdpConfigs/oidc.x", method: .get, headers: [.authorization: "Bearer owner"]) { $0 }
+            #expect(one.status == .notFound && String(buffer: one.body).contains("CONFIGURATION_NOT_FOUND"))
+        }
+    }
 }
