@@ -93,7 +93,7 @@ extension AccountService {
             default: break
             }
         }
-        try removeProviders(body.strings("deleteProvider"), from: &user)
+        removeProviders(body.strings("deleteProvider"), from: &user)
         if context.isAdmin {
             if let verified = body.bool("emailVerified") { user.emailVerified = verified }
             if let disabled = body.bool("disableUser") ?? body.bool("disabled") { user.disabled = disabled }
@@ -119,7 +119,7 @@ extension AccountService {
 
     /// `deleteProvider`: `phone` drops the number; `password` the password and the address it
     /// signs in with; any other provider ID an imported federated identity.
-    private func removeProviders(_ providers: [String], from user: inout UserRecord) throws {
+    private func removeProviders(_ providers: [String], from user: inout UserRecord) {
         for provider in providers {
             switch provider {
             case "phone":

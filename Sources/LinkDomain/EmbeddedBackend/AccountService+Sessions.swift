@@ -43,11 +43,9 @@ extension AccountService {
         var user: UserRecord
         if var current = signedIn ?? existing {
             if current.email != email {
-                // Linking the email-link credential to the signed-in account: it takes this (now proven) address.
+                // The signed-in account (its ID token proves whose it is) takes the address this link proves.
                 current.email = email
-                current.emailVerified = false
-            }
-            if !current.emailVerified && current.passwordHash != nil {
+            } else if !current.emailVerified && current.passwordHash != nil {
                 // Whoever set that password never proved they own the address: drop it and end their sessions.
                 current.passwordHash = nil
                 current.passwordUpdatedAt = nil

@@ -73,6 +73,9 @@ struct CompatibilityTests {
             #expect(Self.firebase(Self.claims(linked.string("idToken")))["sign_in_provider"] as? String == "password")
             let user = try await client.admin("accounts:lookup", ["localId": [signedIn.string("localId") ?? ""]])
             #expect((user["users"] as? [[String: Any]])?.first?["email"] as? String == "new@example.com")
+            // The account keeps its password, now with the proven address.
+            let again = try await client.call("accounts:signInWithPassword", ["email": "new@example.com", "password": "correct horse"])
+            #expect(again.status == .ok, "\(again.json)")
         }
     }
 
