@@ -48,18 +48,13 @@ extension AccountService {
         guard let account = settings.serviceAccount else {
             throw IdentityToolkitError(.operationNotAllowed, detail: "custom tokens need backend.serviceAccountFile in a deployment")
         }
-        let keys = JWTKeyCollection()
+        let found: CustomTokenClaims?
         do {
-            let key = try Insecure.RSA.PrivateKey(pem: account.privateKeyPEM)
-            await keys.add(rsa: key.publicKey, digestAlgorithm: .sha256, kid: account.privateKeyID.isEmpty ? nil : JWKIdentifier(string: account.privateKeyID))
-            if !account.privateKeyID.isEmpty { await keys.add(rsa: key.publicKey, digestAlgorithm: .sha256) }
+            found = try await tokens.customTokenClaims(token, signedBy: account, as: CustomTokenClaims.self)
         } catch {
-            throw IdentityToolkitError.internalError
+            throw IdentityToolkitError.internalError  // the configured key itself cannot be read
         }
-        let claims: CustomTokenClaims
-        do {
-            claims = try await keys.verify(token, as: CustomTokenClaims.self)
-        } catch {
+        guard let claims = found else {
             throw IdentityToolkitError(.invalidCustomToken, detail: "the signature is not the configured service account's")
         }
         guard claims.iss == account.clientEmail, claims.exp > clock.nowSeconds else {
@@ -103,9 +98,8 @@ extension AccountService {
         guard context.isAdmin else { throw IdentityToolkitError.insufficientPermission }
         guard let idToken = body.string("idToken") else { throw IdentityToolkitError.missingIDToken }
         let lifetime = try body.integer("validDuration", in: 300...1_209_600, error: IdentityToolkitError(.invalidDuration)) ?? 1_209_600
-        guard let claims = await tokens.claims(of: idToken) else { throw IdentityToolkitError.invalidIDToken }
-        // The account must still be there, enabled, and the token not revoked.
-        _ = try await authenticatedUser(idToken: idToken, context: CallContext(tenantID: claims.firebase.tenant ?? ""))
+        // The account must still be there, enabled, and the token not revoked; its own tenant's.
+        let claims = try await authenticated(idToken: idToken, tenantID: nil).claims
         return SessionCookieResponse(sessionCookie: try await tokens.sessionCookie(from: claims, lifetime: lifetime, now: clock.nowSeconds))
     }
 }

@@ -106,15 +106,20 @@ extension AccountService {
 
     /// The user an ID token names, if the token is genuine, current and not revoked.
     func authenticatedUser(idToken: String, context: CallContext) async throws -> UserRecord {
-        guard let claims = await tokens.claims(of: idToken), (claims.firebase.tenant ?? "") == context.tenantID else {
-            throw IdentityToolkitError.invalidIDToken
-        }
-        let nowSeconds = clock.nowMilliseconds() / 1000
-        if claims.exp <= nowSeconds { throw IdentityToolkitError.tokenExpired }
-        guard let user = try await store.user(tenantID: context.tenantID, localID: claims.userID) else { throw IdentityToolkitError.userNotFound }
+        try await authenticated(idToken: idToken, tenantID: context.tenantID).user
+    }
+
+    /// The account and claims of an ID token that is genuine, current and not revoked, of
+    /// `tenantID` (nil: of whichever tenant the token names).
+    func authenticated(idToken: String, tenantID: String?) async throws -> (user: UserRecord, claims: IDTokenClaims) {
+        guard let claims = await tokens.claims(of: idToken) else { throw IdentityToolkitError.invalidIDToken }
+        let tokenTenant = claims.firebase.tenant ?? ""
+        guard tenantID == nil || tenantID == tokenTenant else { throw IdentityToolkitError.invalidIDToken }
+        if claims.exp <= clock.nowSeconds { throw IdentityToolkitError.tokenExpired }
+        guard let user = try await store.user(tenantID: tokenTenant, localID: claims.userID) else { throw IdentityToolkitError.userNotFound }
         if user.disabled { throw IdentityToolkitError.userDisabled }
         if claims.iat < user.validSince { throw IdentityToolkitError.tokenExpired }
-        return user
+        return (user, claims)
     }
 
     /// How an account signs in when nothing else says: anonymously when it has no email, phone or password.

@@ -165,8 +165,8 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         call.languageCode = request.headers[.firebaseLocale]
         let body: RequestBody
         if bodyFromQuery {
-            var fields: [String: JSONValue] = [:]
-            for (name, value) in QueryString(Substring(request.uri.query ?? "")).items where fields[name] == nil { fields[name] = .string(value) }
+            // A query is form-encoded: the same reading, and the same limits, as a form body.
+            let fields = RequestBodyDecoder.form((request.uri.query ?? "").utf8)
             try RequestBodyDecoder.check(fields)
             body = RequestBody(fields)
         } else {

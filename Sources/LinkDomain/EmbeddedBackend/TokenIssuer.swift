@@ -10,6 +10,8 @@ actor TokenIssuer {
     private let store: any AuthStore
     private let projectID: String
     private var keys: JWTKeyCollection?
+    /// The service account's public key, read from its PEM once, for custom tokens.
+    private var customTokenKeys: JWTKeyCollection?
 
     init(store: any AuthStore, projectID: String) {
         self.store = store
@@ -69,6 +71,22 @@ actor TokenIssuer {
             return nil
         }
         return claims
+    }
+
+    /// The claims of a custom token if `account`'s key signed it (RS256); nil for any other token.
+    func customTokenClaims<Claims: JWTPayload>(_ token: String, signedBy account: ServiceAccount, as _: Claims.Type) async throws -> Claims? {
+        let keys: JWTKeyCollection
+        if let customTokenKeys {
+            keys = customTokenKeys
+        } else {
+            let key = try Insecure.RSA.PrivateKey(pem: account.privateKeyPEM).publicKey
+            keys = JWTKeyCollection()
+            // Tokens name the key (`kid`, the file's private_key_id); one without a kid gets the same key.
+            if !account.privateKeyID.isEmpty { await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: account.privateKeyID)) }
+            await keys.add(rsa: key, digestAlgorithm: .sha256)
+            customTokenKeys = keys
+        }
+        return try? await keys.verify(token, as: Claims.self)
     }
 
     static func newRefreshToken() -> String { RandomToken.make(bytes: 32) }
