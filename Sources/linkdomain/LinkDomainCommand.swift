@@ -12,7 +12,7 @@ struct LinkDomainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkdomain",
         abstract: "A self-hosted link domain for Firebase email links (the Dynamic Links replacement).",
-        subcommands: [Serve.self, Check.self, Keys.self, Import.self, Doctor.self],
+        subcommands: [Serve.self, Check.self, Keys.self, Import.self, Doctor.self, Mail.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -97,10 +97,34 @@ struct Check: AsyncParsableCommand {
         print("configuration OK: \(configuration.apple.apps.count) Apple app(s), \(configuration.android.apps.count) Android app(s), "
             + "\(configuration.mode.rawValue) mode" + (configuration.publicDirectory.map { ", pages from \($0)" } ?? ", built-in pages"))
         for warning in ConfigurationWarnings.of(configuration) { print("warning: \(warning)") }
+        print(MailCheck.summary(configuration))
         print("\n/.well-known/apple-app-site-association (\(files.apple.bytes.count) bytes):")
         print(files.apple.text, terminator: files.apple.text.hasSuffix("\n") ? "" : "\n")
         print("\n/.well-known/assetlinks.json (\(files.android.bytes.count) bytes):")
         print(files.android.text, terminator: "")
+    }
+}
+
+struct Mail: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mail delivery.", subcommands: [Test.self])
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a test mail through the configured relay (mail.smtpURL), signed as configured.",
+            discussion: "Exits 1, quoting the relay, when it does not take the mail.")
+
+        @OptionGroup var options: ConfigurationOptions
+        @Argument(help: "Where to send it.") var address: String
+
+        func run() async throws {
+            let (configuration, _) = try options.load()
+            do {
+                print(try await MailCheck.sendTestMail(configuration, to: address))
+            } catch {
+                FileHandle.standardError.write(Data(("mail test failed: \(error.description)\n").utf8))
+                throw ExitCode(1)
+            }
+        }
     }
 }
 

@@ -8,19 +8,34 @@ struct OpenedBackend: Sendable {
     let authBackend: any AuthBackend
     /// Present for the embedded backend, whose Identity Toolkit API is served too.
     let embedded: EmbeddedBackend?
+    /// Where the email action API gets links; nil when the backend cannot make them (Google
+    /// without a service account).
+    let actionLinks: (any ActionLinkSource)?
 
-    static func open(_ configuration: LinkDomainConfiguration, store: any AuthStore, clock: any WallClock, logger: Logger) -> OpenedBackend {
-        let timeout = TimeAmount.seconds(Int64(configuration.backend.timeoutSeconds))
-        switch configuration.backend.kind {
+    static func open(_ configuration: LinkDomainConfiguration, store: any AuthStore, clock: any WallClock, outbox: MailOutbox?,
+                     logger: Logger) -> OpenedBackend {
+        let backend = configuration.backend
+        let timeout = TimeAmount.seconds(Int64(backend.timeoutSeconds))
+        let client = IdentityToolkitClient.sharedClient
+        switch backend.kind {
         case .embedded:
-            let backend = EmbeddedBackend(store: store, configuration: configuration, clock: clock, logger: logger)
-            return OpenedBackend(authBackend: EmbeddedAuthBackend(service: backend.service), embedded: backend)
+            let embedded = EmbeddedBackend(store: store, configuration: configuration, clock: clock, outbox: outbox, logger: logger)
+            return OpenedBackend(authBackend: EmbeddedAuthBackend(service: embedded.service), embedded: embedded,
+                                 actionLinks: EmbeddedActionLinks(service: embedded.service))
         case .emulator(let base):
-            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: base + "/identitytoolkit.googleapis.com/v1",
-                                                                    defaultAPIKey: configuration.backend.apiKey, timeout: timeout), embedded: nil)
+            let url = base + "/identitytoolkit.googleapis.com/v1"
+            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,
+                                 actionLinks: AdminActionLinks(baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
+                                                               credentials: .fixed("owner"), client: client, timeout: timeout))
         case .identityToolkit(let base):
-            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: base + "/v1", defaultAPIKey: configuration.backend.apiKey, timeout: timeout),
-                                 embedded: nil)
+            let url = base + "/v1"
+            let links = backend.serviceAccount.map { account in
+                AdminActionLinks(baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
+                                 credentials: .google(GoogleAccessTokens(account: account, client: client, clock: clock, timeout: timeout)),
+                                 client: client, timeout: timeout)
+            }
+            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,
+                                 actionLinks: links)
         }
     }
 }

@@ -85,34 +85,7 @@ public struct IdentityToolkitClient: AuthBackend {
         var body = fields
         if let tenantID = context.tenantID { body["tenantId"] = .string(tenantID) }
         let key = ActionLinkEncoder.percentEncode(context.apiKey ?? defaultAPIKey)
-        var request = HTTPClientRequest(url: "\(baseURL)/\(operation)?key=\(key)")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        let encoded: Data
-        do {
-            encoded = try JSONEncoder().encode(JSONValue.object(body))
-        } catch {
-            throw .invalidResponse
-        }
-        request.body = .bytes(ByteBuffer(data: encoded))
-        let buffer: ByteBuffer
-        let status: HTTPResponseStatus
-        do {
-            let response = try await client.execute(request, timeout: timeout)
-            status = response.status
-            buffer = try await response.body.collect(upTo: 1 << 20)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw .timedOut
-        } catch {
-            throw .unreachable
-        }
-        let data = Data(buffer: buffer)
-        if status == .ok {
-            guard let answer = try? JSONDecoder().decode(CodeAnswer.self, from: data) else { throw .invalidResponse }
-            return answer
-        }
-        guard let refusal = try? JSONDecoder().decode(ErrorAnswer.self, from: data) else { throw .invalidResponse }
-        throw .rejected(BackendRefusal(wireMessage: refusal.error.message))
+        return try await IdentityToolkitHTTP.post("\(baseURL)/\(operation)?key=\(key)", body, client: client, timeout: timeout)
     }
 
     /// What the pages read of `accounts:resetPassword` and `accounts:update` answers; every field is
@@ -123,14 +96,5 @@ public struct IdentityToolkitClient: AuthBackend {
         var newEmail: String?
 
         var codeInfo: CodeInfo { CodeInfo(requestType: requestType ?? "", email: email, newEmail: newEmail) }
-    }
-
-    /// `{"error": {"code": 400, "message": "CODE : detail", ...}}`.
-    struct ErrorAnswer: Decodable {
-        struct Body: Decodable {
-            var message: String
-        }
-
-        var error: Body
     }
 }

@@ -116,6 +116,59 @@ enum ConfigurationKeys {
         "storage.postgresURL", .url, default: .none, secret: true, expected: "a URL such as \"postgres://linkdomain:secret@127.0.0.1:5432/linkdomain\"", validate: ConfigurationValidators.postgresURL,
         "Keep all of that in PostgreSQL instead (`postgres://user:password@host:5432/database`; TLS is required except on loopback), so several replicas behind a load balancer share it. The schema is created and migrated at start, under a lock.")
 
+    static let mailSMTPURL = ConfigurationKey(
+        "mail.smtpURL", .url, default: .none, secret: true, expected: "a URL such as \"smtp://user:password@relay.example.com:587\" (STARTTLS) or \"smtps://...:465\"",
+        validate: { SMTPRelay(url: $0) == nil ? nil : $0 },
+        "The relay mails leave through: `smtp://user:password@host:587` (STARTTLS, required unless the relay is on this machine) or `smtps://...:465` (TLS from the start); user and password percent-encoded. Without it no mail is sent: in development the embedded backend's links are logged, as the emulator does.")
+    static let mailFrom = ConfigurationKey(
+        "mail.from", .string, default: .described("`noreply@` the public host"), expected: "an address such as \"noreply@example.com\"", validate: { MailAddress($0)?.value },
+        "The sender's address (`From:`, the envelope, `Message-ID`'s domain). Use a domain whose SPF and DKIM records name your relay.")
+    static let mailFromName = ConfigurationKey(
+        "mail.fromName", .string, default: .described("`branding.appName`"),
+        "The sender's name recipients see.")
+    static let mailTrustedCertificatesPath = ConfigurationKey(
+        "mail.trustedCertificatesPath", .path, default: .none, expected: "a readable PEM file of certificate authorities",
+        "Certificate authorities trusted for the relay's TLS besides the system's (a private relay's own CA).")
+    static let mailDKIMPrivateKeyPath = ConfigurationKey(
+        "mail.dkim.privateKeyPath", .path, default: .none, expected: "a PEM private key: RSA of 1024+ bits (2048 recommended) or Ed25519",
+        "Sign every mail with DKIM (relaxed/relaxed): an RSA (`rsa-sha256`) or Ed25519 (`ed25519-sha256`) PEM key. `linkdomain check` prints the DNS record to publish.")
+    static let mailDKIMSelector = ConfigurationKey(
+        "mail.dkim.selector", .string, default: .string("linkdomain"), expected: "a DNS label such as \"linkdomain\" or \"mail2026\"", validate: ConfigurationValidators.dnsLabel,
+        "The record's name: the public key lives at `SELECTOR._domainkey.DOMAIN`.")
+    static let mailDKIMDomain = ConfigurationKey(
+        "mail.dkim.domain", .string, default: .described("`mail.from`'s domain"), expected: "a host name such as \"example.com\"", validate: ConfigurationValidators.hostName,
+        "The signing domain (`d=`); it must be `mail.from`'s domain or a parent of it for DMARC.")
+    static let mailTemplatesDirectory = ConfigurationKey(
+        "mail.templatesDirectory", .path, default: .none, expected: "a directory with templates/*.mustache and/or locales/*.json shaped like Public/mail",
+        "Override mail templates or strings by file: `templates/ACTION.html.mustache` and `.txt.mustache` (ACTION: `sign-in`, `reset-password`, `verify-email`, `change-email`, `recover-email`, `revert-second-factor`, `test`; `action.*` for all) and `locales/LANG.json` (merged over the built-in strings).")
+    static let mailTimeoutSeconds = ConfigurationKey(
+        "mail.timeoutSeconds", .integer(1...300), default: .integer(30), expected: "1 to 300 seconds",
+        "How long the relay may take over connecting or any one reply.")
+    static let mailRetryForSeconds = ConfigurationKey(
+        "mail.retryForSeconds", .integer(60...604_800), default: .integer(3600), expected: "60 to 604800 seconds",
+        "How long a mail the relay could not take (connection refused, timeout, 4xx) is retried, with exponential backoff, before it is recorded as failed.")
+    static let mailRetryInitialSeconds = ConfigurationKey(
+        "mail.retryInitialSeconds", .integer(1...3600), default: .integer(10), expected: "1 to 3600 seconds",
+        "The first retry's delay; each next one waits twice as long (at most 15 minutes).")
+    static let mailPerRecipientPerHour = ConfigurationKey(
+        "mail.perRecipientPerHour", .integer(1...10_000), default: .integer(5), expected: "1 to 10000",
+        "Mails the email action API queues to one address in an hour; past it, `TOO_MANY_ATTEMPTS_TRY_LATER`.")
+    static let mailPerClientPerHour = ConfigurationKey(
+        "mail.perClientPerHour", .integer(1...1_000_000), default: .integer(30), expected: "1 to 1000000",
+        "Mails the email action API queues for one client address in an hour.")
+    static let brandingAppName = ConfigurationKey(
+        "branding.appName", .string, default: .described("the public host"),
+        "The app's name, as mails (subjects, sender) and pages say it.")
+    static let brandingAccentColor = ConfigurationKey(
+        "branding.accentColor", .string, default: .string("#0b57d0"), expected: "a colour such as \"#0b57d0\"", validate: ConfigurationValidators.hexColor,
+        "The buttons' colour, `#rrggbb` (keep white text readable on it).")
+    static let brandingLogoURL = ConfigurationKey(
+        "branding.logoURL", .url, default: .none, expected: "an https:// URL of an image", validate: ConfigurationValidators.imageURL,
+        "The app's logo (https), shown at the top of mails.")
+    static let brandingSupportEmail = ConfigurationKey(
+        "branding.supportEmail", .string, default: .none, expected: "an address such as \"support@example.com\"", validate: { MailAddress($0)?.value },
+        "Where mails tell people to write with questions.")
+
     /// The README's configuration table: a header and one row per key.
     static var documentationTable: String {
         (["| key | environment variable | type, default | meaning |", "|---|---|---|---|"] + all.map(\.documentationRow)).joined(separator: "\n")
@@ -127,6 +180,8 @@ enum ConfigurationKeys {
         androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
         backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, pivotBaseURL,
         actionPath, publicDirectory, formSecret, requestsPerMinute, burst, trustedProxies, shortLinkAPIKeys, sqlitePath,
-        postgresURL,
+        postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
+        mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,
+        mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportEmail,
     ]
 }

@@ -29,6 +29,22 @@ enum ConfigurationValidators {
         return valid ? value : nil
     }
 
+    /// A DNS label: 1 to 63 letters, digits or `-` (a DKIM selector).
+    static func dnsLabel(_ value: String) -> String? {
+        (1...63).contains(value.utf8.count) && value.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") }) ? value.lowercased() : nil
+    }
+
+    /// `#rrggbb`, lower-cased: the only colour syntax every mail client and page renders alike.
+    static func hexColor(_ value: String) -> String? {
+        value.utf8.count == 7 && value.hasPrefix("#") && value.utf8.dropFirst().allSatisfy(isHexDigit) ? value.lowercased() : nil
+    }
+
+    /// An `https://` image address (mails load nothing over plain HTTP).
+    static func imageURL(_ value: String) -> String? {
+        guard let address = WebAddress(value), address.scheme == "https" else { return nil }
+        return value
+    }
+
     /// SHA-256 fingerprints: 32 bytes of hex, with or without `:` separators, any case;
     /// normalised to `14:6D:E9:...` as `assetlinks.json` expects.
     static func fingerprint(_ value: String) -> String? {

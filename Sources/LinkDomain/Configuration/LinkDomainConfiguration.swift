@@ -23,6 +23,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var storage = Storage.sqlite(path: ConfigurationKeys.defaultSQLitePath)
     public var limits = Limits()
     public var shortLinks = ShortLinks()
+    public var mail = Mail()
+    public var branding = Branding()
     /// scrypt's cost for new password hashes (nil: the hasher's own). Not a configuration key:
     /// tests lower it so that hundreds of sign-ups run in seconds; hashes record their own cost.
     var passwordHashRounds: Int?

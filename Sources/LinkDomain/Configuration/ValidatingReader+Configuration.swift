@@ -36,6 +36,8 @@ extension ValidatingReader {
         let postgresURL = validated(ConfigurationKeys.postgresURL)
         let sqlitePath = Self.resolve(string(ConfigurationKeys.sqlitePath) ?? ConfigurationKeys.defaultSQLitePath, against: baseDirectory)
         configuration.storage = postgresURL.map { .postgres(url: $0) } ?? .sqlite(path: sqlitePath)
+        configuration.mail = readMail(baseDirectory: baseDirectory)
+        configuration.branding = readBranding()
         guard var backend = readBackend() else { return nil }
         backend.serviceAccount = readServiceAccount(baseDirectory: baseDirectory)
         configuration.backend = backend

@@ -55,7 +55,9 @@ extension AccountService {
             // Codes the backend makes itself (an email change, a second factor), never on request.
             throw IdentityToolkitError(.invalidRequestType, detail: typeName)
         }
-        let record = try await issueCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context)
+        // An admin who asks for the link sends the mail itself.
+        let record = try await issueCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context,
+                                         mailed: !returnLink)
         var response = GetOobConfirmationCodeResponse(email: type == .verifyAndChangeEmail ? (newEmail ?? email) : email)
         if returnLink {
             response.oobCode = record.code
@@ -143,7 +145,7 @@ extension AccountService {
     }
 
     func issueCode(_ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
-                           context: CallContext) async throws -> OobCodeRecord {
+                           context: CallContext, mailed: Bool = true) async throws -> OobCodeRecord {
         let now = clock.nowMilliseconds()
         let code = RandomToken.make(bytes: 24)  // 192 bits
         let encoder = ActionLinkEncoder(baseURL: self.settings.publicBaseURL)
@@ -156,6 +158,10 @@ extension AccountService {
             newEmail: newEmail, localID: localID, link: link, createdAt: now,
             expiresAt: now + Int64(self.settings.codeLifetimeSeconds) * 1000)
         try await store.insertCode(record)
+        if mailed, let outbox, let recipient = MailAddress(email) {
+            try await outbox.send(MailComposer.Content(kind: MailKind(type), language: context.languageCode, recipient: recipient, email: email,
+                                                       newEmail: newEmail, link: link))
+        }
         switch self.settings.mode {
         case .development:
             // The emulator's contract: no mail is sent, this line is the mail.

@@ -20,6 +20,8 @@ struct AccountService: Sendable {
     }
     let clock: any WallClock
     let logger: Logger
+    /// Where its own mails go (reset, verification, sign-in, the recover notice) when mail is configured.
+    var outbox: MailOutbox?
     /// What the emulator's configuration hook changed while running (development only).
     let overrides = ProjectOverrides()
 

@@ -7,7 +7,7 @@ public struct EmbeddedBackend: Sendable {
     let service: AccountService
 
     public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any WallClock = SystemClock(),
-                logger: Logger) {
+                outbox: MailOutbox? = nil, logger: Logger) {
         var settings = EmbeddedBackendSettings(
             projectID: configuration.backend.projectID, apiKey: configuration.backend.apiKey, publicBaseURL: configuration.publicBaseURL,
             linkHost: configuration.publicHost,
@@ -20,7 +20,7 @@ public struct EmbeddedBackend: Sendable {
         settings.adminKeys = configuration.backend.adminKeys
         settings.serviceAccount = configuration.backend.serviceAccount
         service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
-                                 clock: clock, logger: logger)
+                                 clock: clock, logger: logger, outbox: outbox)
     }
 
     /// The Identity Toolkit, Secure Token and emulator endpoints.

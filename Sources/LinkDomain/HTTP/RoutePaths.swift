@@ -18,6 +18,8 @@ enum RoutePaths {
     /// the route label metrics give short links answered on the event loop.
     static let catchAll = "/**"
     static let createShortLink = "/v1/shortLinks"
+    /// The email action API: Identity Toolkit's `accounts:sendOobCode`, answered with a mail.
+    static let sendEmailAction = "/v1/accounts:sendOobCode"
     static let linkStatistics = "/v1/:shortLink/linkStats"
 
     /// The paths that serve email actions: Firebase's two, the emulator's, and a custom action path.

@@ -2,47 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Per-client token buckets: `burst` requests at once, refilled at `perMinute` a minute.
-actor RateLimiter {
-    struct Bucket {
-        var tokens: Double
-        var updated: ContinuousClock.Instant
-    }
-
-    let perMinute: Double
-    let burst: Double
-    private var buckets: [String: Bucket] = [:]
-    private let clock = ContinuousClock()
-
-    init(perMinute: Int, burst: Int) {
-        self.perMinute = Double(perMinute)
-        self.burst = Double(burst)
-    }
-
-    /// Takes a token for `key`: nil when allowed, else the seconds to wait before one is back.
-    func take(_ key: String) -> Int? {
-        let now = clock.now
-        var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-        let elapsed = bucket.updated.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
-        bucket.updated = now
-        defer {
-            buckets[key] = bucket
-            if buckets.count > 50_000 { forgetFullBuckets(now) }
-        }
-        guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up))) }
-        bucket.tokens -= 1
-        return nil
-    }
-
-    /// Buckets that have refilled completely hold no information: drop them so memory stays bounded.
-    private func forgetFullBuckets(_ now: ContinuousClock.Instant) {
-        let refill = Duration.seconds(burst * 60 / perMinute)
-        buckets = buckets.filter { $0.value.updated.duration(to: now) < refill }
-    }
-}
-
 /// Refuses what no legitimate client sends: over-long URLs (414) and oversized headers (431), and
 /// rate-limits every POST and the link API per client address (429 with `Retry-After`).
 struct AbuseLimitsMiddleware: RouterMiddleware {

@@ -32,6 +32,10 @@ public struct LinkDomainServices: Sendable {
     let formSecret: [UInt8]
     /// Short-link statistics, counted in memory and stored in batches.
     let linkEvents: LinkEventRecorder
+    /// Where mails are stored for delivery; nil when none are sent.
+    var mailOutbox: MailOutbox?
+    /// Where the email action API gets its links.
+    var actionLinks: (any ActionLinkSource)?
 
     /// Opens the backend the configuration names and loads the page templates (and builds the
     /// association files, unless the caller already has).
@@ -40,12 +44,13 @@ public struct LinkDomainServices: Sendable {
         let files = try files ?? AssociationFiles(configuration: configuration)
         let opened = try OpenedStore.open(configuration, logger: logger)
         let linkStore = CachedLinkStore(base: opened.store)
-        let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, logger: logger)
+        let metrics = LinkMetrics()
+        let mail = try MailSetup.make(configuration, queue: opened.mailQueue, clock: clock, metrics: metrics, logger: logger)
+        let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
         let renderer = PageRenderer(assets: assets)
         let stylesheet = assets.stylesheet
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
-        let metrics = LinkMetrics()
         let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, logger: logger)
         let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet, shortLinks: linkStore,
@@ -54,7 +59,10 @@ public struct LinkDomainServices: Sendable {
                                           authBackend: InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics),
                                           linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
                                           immediate: immediate, formSecret: secret, linkEvents: linkEvents)
+        services.mailOutbox = mail.outbox
+        services.actionLinks = backend.actionLinks
         if let service = opened.service { services.backgroundServices.append(service) }
+        if let delivery = mail.delivery { services.backgroundServices.append(delivery) }
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)
         if let certificates { services.backgroundServices.append(CertificateReloader(store: certificates, logger: logger)) }
@@ -99,6 +107,13 @@ public enum LinkDomainApplication {
                                                        linkEvents: services.linkEvents, clock: services.clock).routes)
         router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
         let configuration = services.configuration
+        router.addRoutes(EmailActionController<Context>(
+            outbox: services.mailOutbox, links: services.actionLinks,
+            apiKeys: Array(Set(configuration.backend.clientAPIKeys + [configuration.backend.apiKey])),
+            encoder: ActionLinkEncoder(baseURL: configuration.publicBaseURL),
+            perRecipient: RateLimiter(perHour: configuration.mail.perRecipientPerHour), perClient: RateLimiter(perHour: configuration.mail.perClientPerHour),
+            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
+        ).routes)
         router.addRoutes(ActionPagesController<Context>(
             pages: PageBuilder(router: services.immediate.router, pivotBaseURL: configuration.pivotBaseURL), renderer: services.renderer,
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents, metrics: services.metrics,

@@ -26,5 +26,12 @@ extension PostgresStore {
         CREATE UNIQUE INDEX users_phone_number ON users (tenant_id, phone_number);
         ALTER TABLE refresh_tokens ADD COLUMN provider TEXT, ADD COLUMN claims TEXT;
         """,
+        """
+        CREATE TABLE mail_queue (
+            id TEXT PRIMARY KEY, sender TEXT NOT NULL, recipient TEXT NOT NULL, message TEXT, kind TEXT NOT NULL, state TEXT NOT NULL,
+            queued_at BIGINT NOT NULL, next_attempt_at BIGINT NOT NULL, attempts INTEGER NOT NULL, last_error TEXT, finished_at BIGINT,
+            claimed_until BIGINT);
+        CREATE INDEX mail_queue_due ON mail_queue (state, next_attempt_at);
+        """,
     ]
 }

@@ -74,6 +74,15 @@ extension SQLiteStore {
                 table.add(column: "claims", .text)
             }
         }
+        migrator.registerMigration("4: the outgoing mail queue") { db in
+            try db.execute(sql: """
+                CREATE TABLE mailQueue (
+                    id TEXT PRIMARY KEY NOT NULL, sender TEXT NOT NULL, recipient TEXT NOT NULL, message TEXT, kind TEXT NOT NULL,
+                    state TEXT NOT NULL, queuedAt INTEGER NOT NULL, nextAttemptAt INTEGER NOT NULL, attempts INTEGER NOT NULL,
+                    lastError TEXT, finishedAt INTEGER, claimedUntil INTEGER);
+                CREATE INDEX mailQueue_due ON mailQueue (state, nextAttemptAt);
+                """)
+        }
         return migrator
     }
 }

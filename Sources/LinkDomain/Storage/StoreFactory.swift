@@ -5,6 +5,8 @@ import ServiceLifecycle
 /// replicas), else the SQLite file.
 public struct OpenedStore: Sendable {
     public let store: any AuthStore & LinkStore
+    /// The outgoing mail queue, in the same database.
+    public let mailQueue: any MailQueueStore
     /// What must run for the store to work (PostgreSQL's connection pool), if anything.
     public let service: (any Service)?
     /// What must happen once it runs, before the first request (PostgreSQL's migrations).
@@ -14,9 +16,10 @@ public struct OpenedStore: Sendable {
         switch configuration.storage {
         case .postgres(let url):
             let store = try PostgresStore(url: url, logger: logger)
-            return OpenedStore(store: store, service: store, prepare: { try await store.migrate() })
+            return OpenedStore(store: store, mailQueue: store, service: store, prepare: { try await store.migrate() })
         case .sqlite(let path):
-            return OpenedStore(store: try SQLiteStore(path: path), service: nil, prepare: nil)
+            let store = try SQLiteStore(path: path)
+            return OpenedStore(store: store, mailQueue: store, service: nil, prepare: nil)
         }
     }
 

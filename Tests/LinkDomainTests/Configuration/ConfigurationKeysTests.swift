@@ -45,14 +45,14 @@ struct ConfigurationKeysTests {
     @Test("secret keys never show their values in problems")
     func secrets() throws {
         let secrets = ConfigurationKeys.all.filter(\.isSecret).map(\.name)
-        #expect(Set(secrets) == ["formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys"])
+        #expect(Set(secrets) == ["formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys", "mail.smtpURL"])
         let json = #"{"formSecret": "hunter2", "storage": {"postgresURL": "mysql://root:hunter2@db"}, "backend": {"adminKeys": ["hunter2"]}, "#
-            + #""shortLinks": {"apiKeys": ["hunter2"]}}"#
+            + #""shortLinks": {"apiKeys": ["hunter2"]}, "mail": {"smtpURL": "ftp://user:hunter2@relay"}}"#
         do {
             _ = try Fixtures.load(json)
             Issue.record("loaded")
         } catch {
-            #expect(error.problems.count == 4)
+            #expect(error.problems.count == 5)
             #expect(!error.description.contains("hunter2"))
         }
     }

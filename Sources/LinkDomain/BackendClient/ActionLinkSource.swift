@@ -1,0 +1,42 @@
+/// What the email action API asks a backend for: an action link to mail, made with the admin API
+/// (`accounts:sendOobCode` with `returnOobLink`), so that the backend sends nothing itself.
+struct ActionLinkRequest: Sendable, Equatable {
+    var requestType: OobRequestType
+    /// The address the code is for (for an email change, the current one).
+    var email: String
+    /// An email change's new address.
+    var newEmail: String?
+    /// The ActionCodeSettings fields, as the client sent them (`continueUrl`, `canHandleCodeInApp`,
+    /// `iOSBundleId`, `androidPackageName`, `androidInstallApp`, `androidMinimumVersion`, `linkDomain` ...).
+    var settings: [String: JSONValue]
+    var tenantID: String?
+    var languageCode: String?
+}
+
+/// An ID token's account, as the backend vouches for it.
+struct VerifiedAccount: Sendable, Equatable {
+    var localID: String
+    var email: String?
+}
+
+/// A backend that makes action links and vouches for ID tokens.
+protocol ActionLinkSource: Sendable {
+    /// The backend's link for `request`; nil when there is no account to send it to (a password
+    /// reset for an unknown address), which the API must not reveal.
+    func actionLink(_ request: ActionLinkRequest) async throws(BackendError) -> String?
+    /// The account of a valid, unexpired ID token of this project (and tenant); `INVALID_ID_TOKEN` otherwise.
+    func verify(idToken: String, tenantID: String?) async throws(BackendError) -> VerifiedAccount
+}
+
+extension ActionLinkRequest {
+    /// The admin `accounts:sendOobCode` body.
+    var adminBody: [String: JSONValue] {
+        var body = settings
+        body["requestType"] = .string(requestType.rawValue)
+        body["email"] = .string(email)
+        if let newEmail { body["newEmail"] = .string(newEmail) }
+        if let tenantID { body["tenantId"] = .string(tenantID) }
+        body["returnOobLink"] = .boolean(true)
+        return body
+    }
+}

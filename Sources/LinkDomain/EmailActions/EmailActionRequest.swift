@@ -1,0 +1,66 @@
+/// A `POST /v1/accounts:sendOobCode` body, read and checked: what to send, to whom, with which
+/// ActionCodeSettings. Pure: no I/O, so every refusal is tested without a server.
+struct EmailActionRequest: Sendable, Equatable {
+    enum Subject: Sendable, Equatable {
+        /// EMAIL_SIGNIN and PASSWORD_RESET name the address.
+        case email(String)
+        /// VERIFY_EMAIL and VERIFY_AND_CHANGE_EMAIL prove the account with its ID token.
+        case idToken(String)
+    }
+
+    var requestType: OobRequestType
+    var subject: Subject
+    var newEmail: String?
+    /// The ActionCodeSettings passed on to the backend.
+    var settings: [String: JSONValue]
+    var tenantID: String?
+    var languageCode: String?
+
+    /// The ActionCodeSettings fields a client may send, passed on as they are. `linkDomain` and
+    /// `dynamicLinkDomain` are not: the link is put on this service's own host whatever they say.
+    static let settingFields = ["continueUrl", "canHandleCodeInApp", "iOSBundleId", "iOSAppStoreId", "androidPackageName",
+                                "androidInstallApp", "androidMinimumVersion"]
+
+    /// Whether the mail's link is the app form (`/__/auth/links?link=`), as Firebase's mails are
+    /// when the settings name an app or let one handle the code.
+    var opensInApp: Bool {
+        if case .boolean(true)? = settings["canHandleCodeInApp"] { return true }
+        return settings["iOSBundleId"] != nil || settings["androidPackageName"] != nil
+    }
+
+    /// Reads `body`; `locale` is `X-Firebase-Locale` (a body's or query's `lang` otherwise).
+    init(_ body: RequestBody, locale: String?) throws(IdentityToolkitError) {
+        guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
+        guard let type = OobRequestType(rawValue: typeName) else { throw IdentityToolkitError(.invalidRequestType, detail: typeName) }
+        requestType = type
+        switch type {
+        case .emailSignIn, .passwordReset:
+            guard let email = body.string("email") else { throw IdentityToolkitError.missingEmail }
+            guard let address = MailAddress(email.trimmingWhitespace) else { throw IdentityToolkitError(.invalidEmail) }
+            subject = .email(address.value.lowercased())
+            if type == .emailSignIn, body.string("continueUrl") == nil { throw IdentityToolkitError.missingContinueURI }
+        case .verifyEmail, .verifyAndChangeEmail:
+            guard let token = body.string("idToken") else { throw IdentityToolkitError.missingIDToken }
+            subject = .idToken(token)
+            if type == .verifyAndChangeEmail {
+                guard let raw = body.string("newEmail") else { throw IdentityToolkitError(.missingNewEmail) }
+                guard let address = MailAddress(raw.trimmingWhitespace) else { throw IdentityToolkitError(.invalidNewEmail) }
+                newEmail = address.value.lowercased()
+            }
+        case .recoverEmail, .revertSecondFactorAddition:
+            // Codes a backend makes itself after a change, never on request.
+            throw IdentityToolkitError(.invalidRequestType, detail: typeName)
+        }
+        var settings: [String: JSONValue] = [:]
+        for field in Self.settingFields { if let value = body.fields[field] { settings[field] = value } }
+        self.settings = settings
+        tenantID = body.string("tenantId")
+        languageCode = locale ?? body.string("lang")
+    }
+}
+
+extension String {
+    fileprivate var trimmingWhitespace: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

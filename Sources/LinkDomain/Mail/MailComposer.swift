@@ -1,0 +1,105 @@
+import Foundation
+import Mustache
+
+/// Writes the mails: the template of each kind (`Public/mail/templates`, or a deployer's file of
+/// the same name) filled with the recipient's language's strings and the deployment's branding.
+public struct MailComposer: Sendable {
+    let templates: [String: MustacheTemplate]
+    let strings: [String: [String: String]]
+    let sender: MailSender
+    let branding: LinkDomainConfiguration.Branding
+    let appName: String
+
+    /// Why the templates cannot be used.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The built-in templates and strings, each replaced by its file in `overrides` when there is one.
+    public init(sender: MailSender, appName: String, branding: LinkDomainConfiguration.Branding, overrides directory: String?) throws(Problem) {
+        func file(_ path: String) -> String? {
+            if let directory, let text = FileManager.default.contents(atPath: directory + "/" + path).flatMap({ String(data: $0, encoding: .utf8) }) {
+                return text
+            }
+            return PageAssets.builtInFiles["mail/" + path]
+        }
+        var templates: [String: MustacheTemplate] = [:]
+        for name in ["action"] + MailKind.allCases.map(\.rawValue) {
+            for format in ["html", "txt"] {
+                let path = "templates/\(name).\(format).mustache"
+                guard let source = file(path) else { continue }
+                do {
+                    templates["\(name).\(format)"] = try MustacheTemplate(string: source)
+                } catch {
+                    throw Problem(description: "\(path) is not a valid Mustache template (\(error))")
+                }
+            }
+        }
+        guard templates["action.html"] != nil, templates["action.txt"] != nil else { throw Problem(description: "the action templates are missing") }
+        var strings: [String: [String: String]] = [:]
+        for language in PageRenderer.supportedLanguages {
+            var table: [String: String] = [:]
+            for text in [PageAssets.builtInFiles["mail/locales/\(language).json"], directory.flatMap { _ in file("locales/\(language).json") }] {
+                guard let text else { continue }
+                guard let parsed = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
+                    throw Problem(description: "locales/\(language).json is not a JSON object of strings")
+                }
+                table.merge(parsed) { $1 }
+            }
+            strings[language] = table
+        }
+        self.templates = templates
+        self.strings = strings
+        self.sender = sender
+        self.branding = branding
+        self.appName = appName
+    }
+
+    /// What a mail says and where its link goes.
+    public struct Content: Sendable {
+        public var kind: MailKind
+        /// A `lang`/`X-Firebase-Locale` value; unsupported ones read English.
+        public var language: String?
+        public var recipient: MailAddress
+        /// The address the mail is about (`{email}`): usually the recipient.
+        public var email: String
+        /// The other address of an email change (`{newEmail}`).
+        public var newEmail: String?
+        /// The action link; nil for the test mail.
+        public var link: String?
+    }
+
+    /// The mail for `content`, dated `now` (seconds).
+    public func compose(_ content: Content, now: Int) -> MailMessage {
+        let language = PageRenderer.language(for: content.language)
+        let english = strings["en"] ?? [:]
+        let table = english.merging(strings[language] ?? [:]) { $1 }
+        func text(_ key: String) -> String {
+            (table[key] ?? key)
+                .replacingOccurrences(of: "{app}", with: appName)
+                .replacingOccurrences(of: "{email}", with: content.email)
+                .replacingOccurrences(of: "{newEmail}", with: content.newEmail ?? "")
+                .replacingOccurrences(of: "{support}", with: branding.supportEmail ?? "")
+        }
+        let prefix = content.kind.stringPrefix
+        var values: [String: Any] = [
+            "lang": language, "appName": appName, "accentColor": branding.accentColor,
+            "subject": text("\(prefix)_subject"), "heading": text("\(prefix)_heading"), "greeting": text("greeting"),
+            "body": text("\(prefix)_body"), "notYou": text("not_you"), "sentBy": text("sent_by"),
+        ]
+        if let link = content.link {
+            values["link"] = link
+            values["button"] = text("\(prefix)_button")
+            values["buttonFallback"] = text("button_fallback")
+            values["expires"] = text("expires")
+        }
+        if let logo = branding.logoURL { values["logoURL"] = logo }
+        if branding.supportEmail != nil { values["support"] = text("support") }
+        func render(_ format: String) -> String {
+            let template = templates["\(content.kind.rawValue).\(format)"] ?? templates["action.\(format)"]
+            return template?.render(values).trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        }
+        return MailMessage(sender: sender, recipient: content.recipient, subject: text("\(prefix)_subject"), text: render("txt") + "\n",
+                           html: render("html") + "\n", date: now, messageID: MailMessage.newMessageID(domain: sender.address.domain))
+    }
+}

@@ -1,0 +1,149 @@
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// Delivers the queue: claims the mails that are due (across replicas, each once), hands them to
+/// the relay, and records each outcome: sent, retried later with backoff, or failed for good.
+/// Logs say how many and why, never an address, a code or a body.
+public final class MailDeliveryService: Service, Sendable {
+    /// The relay, or nil in development without one: mails are then logged (links included, as the
+    /// emulator does) and count as sent.
+    let client: SMTPClient?
+    let queue: any MailQueueStore
+    let clock: any WallClock
+    let policy: MailRetryPolicy
+    let metrics: LinkMetrics
+    let logger: Logger
+    /// How many mails one connection carries.
+    static let batchSize = 20
+    private let wakeUp: Mutex<CheckedContinuation<Void, Never>?> = Mutex(nil)
+
+    init(client: SMTPClient?, queue: any MailQueueStore, clock: any WallClock, policy: MailRetryPolicy, metrics: LinkMetrics, logger: Logger) {
+        self.client = client
+        self.queue = queue
+        self.clock = clock
+        self.policy = policy
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// A mail was stored: look now rather than at the next poll.
+    func nudge() {
+        wakeUp.withLock { continuation in
+            continuation?.resume()
+            continuation = nil
+        }
+    }
+
+    /// How long one connection may carry a batch before it is cut (its unsent mails then retry):
+    /// what bounds a claim's lease, however slowly a relay answers.
+    var sessionDeadline: TimeAmount { .seconds(max(120, (client?.timeout.nanoseconds ?? 0) / 1_000_000_000 * 10)) }
+
+    public func run() async throws {
+        do {
+            try await queue.releaseAbandonedClaims()
+        } catch {
+            logger.error("mail queue unavailable", metadata: ["error": "\(error)"])
+        }
+        var lastSummary: Int64 = 0
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            var delivered = 0
+            do {
+                let now = clock.nowMilliseconds()
+                // The session is cut at its deadline, so the claim outlives any delivery by a minute.
+                let lease = now + sessionDeadline.nanoseconds / 1_000_000 + 60_000
+                let batch = try await queue.claimDue(now: now, limit: Self.batchSize, leaseUntil: lease)
+                if !batch.isEmpty {
+                    await deliver(batch)
+                    delivered = batch.count
+                }
+                if now - lastSummary >= 5000 {
+                    lastSummary = now
+                    let summary = try await queue.summary()
+                    metrics.mailQueue(depth: summary.queued, oldestAgeSeconds: summary.oldestQueuedAt.map { Double(max(0, now - $0)) / 1000 } ?? 0)
+                }
+            } catch {
+                logger.error("mail queue unavailable", metadata: ["error": "\(error)"])
+            }
+            if delivered < Self.batchSize { await pause() }
+        }
+    }
+
+    /// Until a nudge, half a second, or shutdown.
+    private func pause() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    self.wakeUp.withLock { $0?.resume(); $0 = continuation }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(500))
+                self.nudge()
+            }
+            await group.next()
+            group.cancelAll()
+            await group.waitForAll()
+        }
+    }
+
+    private func deliver(_ batch: [QueuedMail]) async {
+        let outgoing = batch.compactMap { mail -> OutgoingMail? in
+            guard let from = MailAddress(mail.sender), let to = MailAddress(mail.recipient) else { return nil }
+            return OutgoingMail(from: from, to: to, data: mail.message)
+        }
+        guard outgoing.count == batch.count else {
+            for mail in batch where MailAddress(mail.sender) == nil || MailAddress(mail.recipient) == nil {
+                await record(mail, .permanent("the stored addresses are not valid"))
+            }
+            return await deliver(batch.filter { MailAddress($0.sender) != nil && MailAddress($0.recipient) != nil })
+        }
+        let outcomes: [SMTPDeliveryError?]
+        if let client {
+            outcomes = await client.deliver(outgoing, deadline: .now() + sessionDeadline)
+        } else {
+            for mail in batch {
+                logger.info("mail (no relay configured; development)", metadata: ["to": .string(mail.recipient), "kind": .string(mail.kind),
+                                                                                   "message": .string(mail.message)])
+            }
+            outcomes = Array(repeating: nil, count: batch.count)
+        }
+        for (mail, outcome) in zip(batch, outcomes) { await record(mail, outcome) }
+    }
+
+    /// A relay's reply without the recipient's address, which many relays quote: logs name no one.
+    private func redacted(_ reason: String, _ mail: QueuedMail) -> String {
+        reason.replacingOccurrences(of: mail.recipient, with: "<recipient>")
+    }
+
+    private func record(_ mail: QueuedMail, _ outcome: SMTPDeliveryError?) async {
+        let now = clock.nowMilliseconds()
+        do {
+            switch outcome {
+            case nil:
+                try await queue.markSent(id: mail.id, now: now)
+                metrics.mail("sent", kind: mail.kind)
+            case .permanent(let reason)?:
+                try await queue.markFailed(id: mail.id, reason: reason, now: now)
+                metrics.mail("failed", kind: mail.kind)
+                logger.warning("mail refused by the relay", metadata: ["id": .string(mail.id), "kind": .string(mail.kind),
+                                                                       "reason": .string(redacted(reason, mail))])
+            case let failure?:
+                if let next = policy.nextAttempt(afterAttempts: mail.attempts, queuedAt: mail.queuedAt, now: now) {
+                    try await queue.reschedule(id: mail.id, at: next, reason: failure.description)
+                    metrics.mail("retried", kind: mail.kind)
+                    logger.notice("mail delivery deferred", metadata: ["id": .string(mail.id), "attempt": "\(mail.attempts)",
+                                                                         "reason": .string(redacted(failure.description, mail))])
+                } else {
+                    try await queue.markFailed(id: mail.id, reason: "gave up after \(mail.attempts) attempts: \(failure.description)", now: now)
+                    metrics.mail("failed", kind: mail.kind)
+                    logger.warning("mail given up", metadata: ["id": .string(mail.id), "kind": .string(mail.kind),
+                                                               "reason": .string(redacted(failure.description, mail))])
+                }
+            }
+        } catch {
+            logger.error("cannot record a mail's delivery", metadata: ["id": .string(mail.id), "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// When to try a mail again: exponential backoff from the first delay, at most 15 minutes apart,
+/// until the mail has waited `retryFor` since it was queued.
+struct MailRetryPolicy: Sendable, Equatable {
+    /// Seconds before the first retry.
+    let initialDelay: Int64
+    /// Seconds after queuing when the last attempt may start.
+    let retryFor: Int64
+    static let maximumDelay: Int64 = 900
+
+    /// When (milliseconds) to try again after `attempts` failed attempts, or nil to give up.
+    func nextAttempt(afterAttempts attempts: Int, queuedAt: Int64, now: Int64) -> Int64? {
+        // The exponent is capped, so the shift never overflows whatever the stored count says.
+        let exponent = Int64(min(max(attempts - 1, 0), 20))
+        let delay = min(initialDelay << exponent, Self.maximumDelay)
+        let next = now + delay * 1000
+        return next - queuedAt <= retryFor * 1000 ? next : nil
+    }
+}

@@ -1,0 +1,91 @@
+import Logging
+import NIOCore
+
+/// The mail machinery a configuration asks for: the outbox that stores mails and the service that
+/// delivers them. With a relay, both; in development without one, mails are logged instead of
+/// sent; in a deployment without one, none (the email action API says mail is not configured).
+public struct MailSetup: Sendable {
+    public let outbox: MailOutbox?
+    public let delivery: MailDeliveryService?
+    /// Whether a relay really sends: the embedded backend mails its codes only then (otherwise it
+    /// logs their links, as the emulator does).
+    public let sendsMail: Bool
+
+    public static func make(_ configuration: LinkDomainConfiguration, queue: any MailQueueStore, clock: any WallClock, metrics: LinkMetrics,
+                            logger: Logger) throws -> MailSetup {
+        let mail = configuration.mail
+        guard mail.relay != nil || configuration.mode == .development, let sender = configuration.mailSender else {
+            return MailSetup(outbox: nil, delivery: nil, sendsMail: false)
+        }
+        let client = try mail.relay.map { relay in
+            try SMTPClient(relay: relay, heloName: configuration.publicHost, timeout: .seconds(Int64(mail.timeoutSeconds)),
+                           trustedCertificates: mail.trustedCertificatesPath)
+        }
+        let delivery = MailDeliveryService(
+            client: client, queue: queue, clock: clock,
+            policy: MailRetryPolicy(initialDelay: Int64(mail.retryInitialSeconds), retryFor: Int64(mail.retryForSeconds)),
+            metrics: metrics, logger: logger)
+        let signer = try mail.dkim.map { dkim in
+            DKIMSigner(key: try DKIMKey(file: dkim.privateKeyPath), domain: dkim.domain ?? sender.address.domain, selector: dkim.selector)
+        }
+        let composer = try MailComposer(sender: sender, appName: configuration.appName, branding: configuration.branding,
+                                        overrides: mail.templatesDirectory)
+        let outbox = MailOutbox(composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() })
+        return MailSetup(outbox: outbox, delivery: delivery, sendsMail: client != nil)
+    }
+}
+
+/// `linkdomain mail test` and `linkdomain check`: the relay tried directly, and the DNS records to publish.
+public enum MailCheck {
+    /// Why a test mail could not be sent.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Sends the test mail to `address` straight through the relay (not the queue): nil when the
+    /// relay took it, otherwise what went wrong, quoting the relay.
+    public static func sendTestMail(_ configuration: LinkDomainConfiguration, to address: String) async throws(Failure) -> String {
+        guard let relay = configuration.mail.relay else { throw Failure(description: "mail.smtpURL is not set: there is no relay to test") }
+        guard let recipient = MailAddress(address) else { throw Failure(description: "\(address) is not an email address") }
+        guard let sender = configuration.mailSender else { throw Failure(description: "mail.from is not set and the public host makes no address") }
+        do {
+            let composer = try MailComposer(sender: sender, appName: configuration.appName, branding: configuration.branding,
+                                            overrides: configuration.mail.templatesDirectory)
+            let now = Int(SystemClock().nowSeconds)
+            var data = composer.compose(.init(kind: .test, language: nil, recipient: recipient, email: recipient.value, newEmail: nil, link: nil),
+                                        now: now).rendered()
+            if let dkim = configuration.mail.dkim {
+                data = try DKIMSigner(key: DKIMKey(file: dkim.privateKeyPath), domain: dkim.domain ?? sender.address.domain, selector: dkim.selector)
+                    .sign(data, time: now)
+            }
+            let client = try SMTPClient(relay: relay, heloName: configuration.publicHost, timeout: .seconds(Int64(configuration.mail.timeoutSeconds)),
+                                        trustedCertificates: configuration.mail.trustedCertificatesPath)
+            if let failure = await client.deliver([OutgoingMail(from: sender.address, to: recipient, data: data)]).first ?? nil {
+                throw Failure(description: "\(relay.redacted): \(failure.description)")
+            }
+            return "test mail to \(recipient.value) accepted by \(relay.redacted)"
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(description: "\(error)")
+        }
+    }
+
+    /// What `check` prints about mail: where it goes, and the DNS records that make it trusted.
+    public static func summary(_ configuration: LinkDomainConfiguration) -> String {
+        let mail = configuration.mail
+        guard let relay = mail.relay, let sender = configuration.mailSender else {
+            return configuration.mode == .development ? "mail: no relay (mail.smtpURL); mails are logged" : "mail: off (no mail.smtpURL)"
+        }
+        var lines = ["mail: from \(sender.address.value) through \(relay.redacted)"]
+        let domain = sender.address.domain
+        lines.append("  SPF:   \(domain) TXT \"v=spf1 include:<your relay's SPF domain> -all\"")
+        if let dkim = mail.dkim, let key = try? DKIMKey(file: dkim.privateKeyPath) {
+            lines.append("  DKIM:  \(dkim.selector)._domainkey.\(dkim.domain ?? domain) TXT \"\(key.dnsRecord)\"")
+        } else {
+            lines.append("  DKIM:  not signing (mail.dkim.privateKeyPath)")
+        }
+        lines.append("  DMARC: _dmarc.\(domain) TXT \"v=DMARC1; p=quarantine; adkim=r; aspf=r\"")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Per-client token buckets: `burst` requests at once, refilled at `perMinute` a minute.
+actor RateLimiter {
+    struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    let perMinute: Double
+    let burst: Double
+    private var buckets: [String: Bucket] = [:]
+    private let clock = ContinuousClock()
+
+    init(perMinute: Int, burst: Int) {
+        self.perMinute = Double(perMinute)
+        self.burst = Double(burst)
+    }
+
+    /// `perHour` at once, refilled over the hour: a mail budget.
+    init(perHour: Int) {
+        perMinute = Double(perHour) / 60
+        burst = Double(perHour)
+    }
+
+    /// Takes a token for `key`: nil when allowed, else the seconds to wait before one is back.
+    func take(_ key: String) -> Int? {
+        let now = clock.now
+        var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
+        let elapsed = bucket.updated.duration(to: now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
+        bucket.updated = now
+        defer {
+            buckets[key] = bucket
+            if buckets.count > 50_000 { forgetFullBuckets(now) }
+        }
+        guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up))) }
+        bucket.tokens -= 1
+        return nil
+    }
+
+    /// Buckets that have refilled completely hold no information: drop them so memory stays bounded.
+    private func forgetFullBuckets(_ now: ContinuousClock.Instant) {
+        let refill = Duration.seconds(burst * 60 / perMinute)
+        buckets = buckets.filter { $0.value.updated.duration(to: now) < refill }
+    }
+}
