@@ -1,19 +1,34 @@
 """Helpers shared by the Python tests (firebase-admin, browser, replicas): start the built
 `linkdomain` binary with a configuration and wait until it answers."""
 
+import glob
 import json
+import os
 import socket
 import ssl
 import subprocess
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BINARY = ROOT / ".build" / "debug" / "linkdomain"
+# scripts/test starts PostgreSQL and says where.
+POSTGRES = os.environ.get("TEST_POSTGRES_URL")
+
+
+def fresh_database():
+    """A new, empty database on the test server, so nothing another test stored leaks in."""
+    server = urllib.parse.urlsplit(POSTGRES)
+    name = f"replicas_{uuid.uuid4().hex[:12]}"
+    createdb = sorted(glob.glob("/usr/lib/postgresql/*/bin/createdb"))[-1]
+    subprocess.run([createdb, "-h", server.hostname, "-p", str(server.port or 5432), "-U", server.username, name], check=True)
+    return server._replace(path=f"/{name}").geturl()
 
 
 def free_port():

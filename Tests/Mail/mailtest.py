@@ -3,6 +3,8 @@ APIs, and reading what arrived (Python's `email` package, the way a mail client 
 
 import email
 import email.policy
+import html
+import http.cookiejar
 import json
 import re
 import urllib.error
@@ -86,6 +88,22 @@ def open_page(url):
     request = urllib.request.Request(url, headers={"User-Agent": BROWSER})
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, response.read().decode()
+
+
+def reset_password_through_page(link, new_password):
+    """Opens a reset link as a browser would, fills the form and submits it; returns the answer page."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    opener.addheaders = [("User-Agent", BROWSER)]
+    with opener.open(link, timeout=10) as response:
+        page = response.read().decode()
+        origin = "/".join(response.url.split("/")[:3])
+    fields = {html.unescape(name): html.unescape(value)
+              for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)}
+    assert fields, page
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page).group(1))
+    form = urllib.parse.urlencode({**fields, "newPassword": new_password, "confirmPassword": new_password}).encode()
+    with opener.open(urllib.request.Request(origin + action, data=form, method="POST"), timeout=10) as response:
+        return response.read().decode()
 
 
 def metric(base, name):

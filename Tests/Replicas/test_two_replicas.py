@@ -2,33 +2,19 @@
 sets TEST_POSTGRES_URL): what one creates, the other serves, and a code is spent exactly once."""
 
 import concurrent.futures
-import glob
 import json
-import os
-import subprocess
 import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-import uuid
 
 import pytest
 
-from conftest import Server
+from conftest import POSTGRES, Server, fresh_database
 
-POSTGRES = os.environ.get("TEST_POSTGRES_URL")
 KEY = "replica-test-key-0123456789"
 
 pytestmark = pytest.mark.skipif(POSTGRES is None, reason="needs TEST_POSTGRES_URL (scripts/test starts PostgreSQL)")
-
-
-def fresh_database():
-    """A new, empty database on the test server, so nothing another test stored leaks in."""
-    server = urllib.parse.urlsplit(POSTGRES)
-    name = f"replicas_{uuid.uuid4().hex[:12]}"
-    createdb = sorted(glob.glob("/usr/lib/postgresql/*/bin/createdb"))[-1]
-    subprocess.run([createdb, "-h", server.hostname, "-p", str(server.port or 5432), "-U", server.username, name], check=True)
-    return server._replace(path=f"/{name}").geturl()
 
 
 @pytest.fixture(scope="module")

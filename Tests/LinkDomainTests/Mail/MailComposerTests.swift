@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+@testable import LinkDomain
+
+@Suite("Mails as recipients read them: every kind in every language, branded, overridable by file")
+struct MailComposerTests {
+    static let sender = MailSender(name: "Example App", address: MailAddress("noreply@example.com")!)
+
+    static func composer(overrides: String? = nil) throws -> MailComposer {
+        var branding = LinkDomainConfiguration.Branding()
+        branding.supportEmail = "help@example.com"
+        branding.accentColor = "#aa3300"
+        return try MailComposer(sender: sender, appName: "Example <App>", branding: branding, overrides: overrides)
+    }
+
+    @Test("every kind, every language: its own subject and words, placeholders filled, the link in both parts, HTML escaped",
+          arguments: MailKind.allCases)
+    func everyKind(kind: MailKind) throws {
+        let composer = try Self.composer()
+        var subjects: Set<String> = []
+        for language in PageRenderer.supportedLanguages {
+            let link = kind == .test ? nil : "https://links.example.com/__/auth/action?mode=x&oobCode=C&lang=\(language)"
+            let mail = composer.compose(.init(kind: kind, language: language, recipient: MailAddress("new@example.com")!, email: "new@example.com",
+                                              newEmail: "old@example.com", link: link), now: 0)
+            subjects.insert(mail.subject)
+            for text in [mail.subject, mail.text, mail.html] {
+                #expect(!text.contains("{app}") && !text.contains("{email}") && !text.contains("{newEmail}") && !text.contains("{support}"))
+                #expect(!text.contains("_subject") && !text.contains("_body") && !text.contains("_button"), "a missing string in \(language)")
+            }
+            #expect(mail.subject.contains("Example <App>") && mail.html.contains("Example &lt;App&gt;") && !mail.html.contains("Example <App>"))
+            #expect(mail.text.contains("help@example.com") && mail.html.contains("help@example.com"))
+            #expect(mail.html.contains("<html lang=\"\(language)\">"))
+            if let link {
+                #expect(mail.text.contains(link) && mail.html.contains(link.replacingOccurrences(of: "&", with: "&amp;")))
+                #expect(mail.html.contains("background:#aa3300"))
+            }
+        }
+        #expect(subjects.count == PageRenderer.supportedLanguages.count, "each language has its own subject")
+    }
+
+    @Test("a deployer's file replaces one kind's template and merges strings over the built-in ones")
+    func overrides() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("templates"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("locales"), withIntermediateDirectories: true)
+        try "{{% CONTENT_TYPE: TEXT}}Custom: {{link}}".write(to: directory.appendingPathComponent("templates/sign-in.txt.mustache"), atomically: true, encoding: .utf8)
+        try #"{"sign_in_subject": "Your {app} link"}"#.write(to: directory.appendingPathComponent("locales/en.json"), atomically: true, encoding: .utf8)
+        let composer = try Self.composer(overrides: directory.path)
+        let mail = composer.compose(.init(kind: .signIn, language: "en", recipient: MailAddress("a@example.com")!, email: "a@example.com",
+                                          newEmail: nil, link: "https://l.example.com/x?a=1&b=2"), now: 0)
+        #expect(mail.subject == "Your Example <App> link")
+        #expect(mail.text == "Custom: https://l.example.com/x?a=1&b=2\n")
+        #expect(mail.html.contains("Sign in"))  // the built-in HTML is kept
+        try "{{#broken}}".write(to: directory.appendingPathComponent("templates/sign-in.html.mustache"), atomically: true, encoding: .utf8)
+        #expect(throws: MailComposer.Problem.self) { try Self.composer(overrides: directory.path) }
+    }
+}
