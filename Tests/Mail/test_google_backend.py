@@ -38,10 +38,16 @@ def relay(tmp_path_factory):
         yield relay
 
 
+def google_configuration(relay, identity_toolkit, key_file):
+    """LinkDomain in front of the stand-in, as in front of Google: its admin API, its published ID-token keys."""
+    return mail_configuration(relay, relay.ca, {"backend": {
+        "kind": "identityToolkit", "url": identity_toolkit.base + "/identitytoolkit.googleapis.com", "serviceAccountFile": str(key_file),
+        "idTokenKeysURL": identity_toolkit.base + "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"}})
+
+
 def test_reset_mail_through_google_admin_api(tmp_path, google, relay):
     identity_toolkit, endpoint, key_file = google
-    configuration = mail_configuration(relay, relay.ca, {"backend": {
-        "kind": "identityToolkit", "url": identity_toolkit.base + "/identitytoolkit.googleapis.com", "serviceAccountFile": str(key_file)}})
+    configuration = google_configuration(relay, identity_toolkit, key_file)
     server = Server(tmp_path, "link-domain", configuration)
     try:
         sign_up(identity_toolkit.base, "google-user@example.com")
@@ -70,13 +76,34 @@ def test_reset_mail_through_google_admin_api(tmp_path, google, relay):
         server.stop()
 
 
+def test_verify_email_with_an_id_token_checked_against_the_published_keys(tmp_path, google, relay):
+    identity_toolkit, endpoint, key_file = google
+    server = Server(tmp_path, "verify", google_configuration(relay, identity_toolkit, key_file))
+    try:
+        account = sign_up(identity_toolkit.base, "verify-me@example.com")
+        before = len(relay.messages)
+        status, answer = send_action(server.base, {"requestType": "VERIFY_EMAIL", "idToken": account["idToken"]})
+        assert status == 200 and answer["email"] == "verify-me@example.com", answer
+        message = parse(relay.wait_for(before + 1, timeout=15)[before])
+        assert message["To"].addresses[0].addr_spec == "verify-me@example.com"
+        link = link_in(message)
+        assert link.startswith(server.base) and "mode=verifyEmail" in link
+
+        # A token whose signature does not match a published key is refused before any mail.
+        header, payload, signature = account["idToken"].split(".")
+        forged = ".".join([header, payload, signature[:-4] + ("AAAA" if not signature.endswith("AAAA") else "BBBB")])
+        status, answer = send_action(server.base, {"requestType": "VERIFY_EMAIL", "idToken": forged})
+        assert status == 400 and answer["error"]["message"].startswith("INVALID_ID_TOKEN")
+        assert len(relay.messages) == before + 1
+    finally:
+        server.stop()
+
+
 def test_a_refused_assertion_is_an_error_not_a_mail(tmp_path, google, relay):
     identity_toolkit, endpoint, key_file = google
     saved = dict(endpoint.public_keys)
     endpoint.public_keys.clear()  # the key was deleted in the Cloud console
-    configuration = mail_configuration(relay, relay.ca, {"backend": {
-        "kind": "identityToolkit", "url": identity_toolkit.base + "/identitytoolkit.googleapis.com", "serviceAccountFile": str(key_file)}})
-    server = Server(tmp_path, "refused", configuration)
+    server = Server(tmp_path, "refused", google_configuration(relay, identity_toolkit, key_file))
     try:
         before = len(relay.messages)
         status, answer = send_action(server.base, {"requestType": "PASSWORD_RESET", "email": "google-user@example.com"})

@@ -15,6 +15,9 @@ struct AdminActionLinks: ActionLinkSource {
     let projectID: String
     let apiKey: String
     let credentials: Credentials
+    /// Google's published keys, for checking ID tokens here; nil for the emulator, whose tokens are
+    /// unsigned: it is asked (`accounts:lookup`) instead.
+    let idTokenKeys: IDTokenKeys?
     let client: HTTPClient
     let timeout: TimeAmount
 
@@ -45,7 +48,8 @@ struct AdminActionLinks: ActionLinkSource {
     }
 
     func verify(idToken: String, tenantID: String?) async throws(BackendError) -> VerifiedAccount {
-        // The backend checks the token's signature, project, tenant and expiry, and that the
+        if let idTokenKeys { return try await idTokenKeys.verify(idToken, tenantID: tenantID) }
+        // The emulator checks the token's signature, project, tenant and expiry, and that the
         // account still exists and the token was not revoked.
         var body: [String: JSONValue] = ["idToken": .string(idToken)]
         if let tenantID { body["tenantId"] = .string(tenantID) }

@@ -26,12 +26,14 @@ struct OpenedBackend: Sendable {
             let url = base + "/identitytoolkit.googleapis.com/v1"
             return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,
                                  actionLinks: AdminActionLinks(baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
-                                                               credentials: .fixed("owner"), client: client, timeout: timeout))
+                                                               credentials: .fixed("owner"), idTokenKeys: nil, client: client, timeout: timeout))
         case .identityToolkit(let base):
             let url = base + "/v1"
             let links = backend.serviceAccount.map { account in
                 AdminActionLinks(baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
                                  credentials: .google(GoogleAccessTokens(account: account, client: client, clock: clock, timeout: timeout)),
+                                 idTokenKeys: IDTokenKeys(url: backend.idTokenKeysURL, projectID: backend.projectID, client: client, clock: clock,
+                                                          timeout: timeout),
                                  client: client, timeout: timeout)
             }
             return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,

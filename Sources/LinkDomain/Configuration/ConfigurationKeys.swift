@@ -85,6 +85,11 @@ enum ConfigurationKeys {
         "backend.serviceAccountFile", .path, default: .described("`$GOOGLE_APPLICATION_CREDENTIALS`"),
         expected: "a service account's JSON key file (client_email, private_key), as the Cloud console downloads it",
         "A Google service account's JSON key (relative to the configuration file). The embedded backend accepts custom tokens signed with it in a deployment (development takes unsigned ones, as the emulator does).")
+    /// Where Google publishes the keys of Firebase ID tokens.
+    static let googleIDTokenKeysURL = "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+    static let backendIDTokenKeysURL = ConfigurationKey(
+        "backend.idTokenKeysURL", .url, default: .string(googleIDTokenKeysURL), expected: "an http(s) URL of a JWK set", validate: ConfigurationValidators.backendURL,
+        "For `identityToolkit`: where the keys of the project's ID tokens are published (a JWK set), for the email action API's `idToken` requests. Google's, unless you test against a stand-in.")
     static let pivotBaseURL = ConfigurationKey(
         "pivotBaseURL", .url, default: .none, expected: "an https:// origin on a second host, such as \"https://open.example.com\", with no path", validate: ConfigurationValidators.publicBaseURL,
         "A second host that serves the same association file (point it at this service too). iOS opens a universal link only when the tap leads to another domain, so \"Open in the app\" points there. Without it, iPhone visitors get instructions instead of that button.")
@@ -178,7 +183,7 @@ enum ConfigurationKeys {
         publicBaseURL, serverHost, serverPort, forceDevelopmentMode, idleTimeoutSeconds, tlsCertificatePath, tlsPrivateKeyPath,
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
         androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
-        backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, pivotBaseURL,
+        backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, backendIDTokenKeysURL, pivotBaseURL,
         actionPath, publicDirectory, formSecret, requestsPerMinute, burst, trustedProxies, shortLinkAPIKeys, sqlitePath,
         postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
         mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,

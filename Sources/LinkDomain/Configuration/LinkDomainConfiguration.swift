@@ -115,6 +115,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         public var timeoutSeconds = 10
         /// The service account whose key signs custom tokens (and, to reach Google, OAuth assertions).
         public var serviceAccount: ServiceAccount?
+        /// Where the keys of the backend's ID tokens are published (a JWK set).
+        public var idTokenKeysURL = ConfigurationKeys.googleIDTokenKeysURL
         public init() {}
     }
 

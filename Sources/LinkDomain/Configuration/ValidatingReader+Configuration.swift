@@ -57,6 +57,7 @@ extension ValidatingReader {
         backend.emailEnumerationProtection = boolean(ConfigurationKeys.emailEnumerationProtection)
         backend.codeLifetimeSeconds = integer(ConfigurationKeys.codeLifetimeSeconds)
         backend.timeoutSeconds = integer(ConfigurationKeys.backendTimeoutSeconds)
+        backend.idTokenKeysURL = validated(ConfigurationKeys.backendIDTokenKeysURL) ?? backend.idTokenKeysURL
         let url = validated(ConfigurationKeys.backendURL)
         let name = string(ConfigurationKeys.backendKind) ?? LinkDomainConfiguration.Backend.Kind.embedded.name
         guard let kind = LinkDomainConfiguration.Backend.Kind(name: name, url: url) else {

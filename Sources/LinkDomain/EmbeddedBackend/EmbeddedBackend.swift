@@ -25,6 +25,13 @@ public struct EmbeddedBackend: Sendable {
 
     /// The Identity Toolkit, Secure Token and emulator endpoints.
     func routes<Context: RequestContext>(context: Context.Type) -> RouteCollection<Context> {
-        IdentityToolkitController<Context>(service: service).routes
+        let routes = IdentityToolkitController<Context>(service: service).routes
+        // The public keys of its ID tokens, where Google publishes Firebase's, for whoever verifies them.
+        routes.get(RouterPath(RoutePaths.idTokenKeys)) { [service] _, _ in
+            var response = Response.json(try await service.tokens.publishedKeys())
+            response.headers[.cacheControl] = "public, max-age=3600"
+            return response
+        }
+        return routes
     }
 }

@@ -18,12 +18,40 @@ actor TokenIssuer {
         self.projectID = projectID
     }
 
+    /// The signing key's public half, read from the store once.
+    private var publicKey: ES256PublicKey?
+
     private func keyCollection() async throws -> JWTKeyCollection {
         if let keys { return keys }
         let pem = try await store.signingKey { ES256PrivateKey().pemRepresentation }
-        let collection = await JWTKeyCollection().add(ecdsa: try ES256PrivateKey(pem: pem), kid: "linkdomain-1")
+        let key = try ES256PrivateKey(pem: pem)
+        let collection = await JWTKeyCollection().add(ecdsa: key, kid: "linkdomain-1")
         keys = collection
+        publicKey = key.publicKey
         return collection
+    }
+
+    /// The keys that verify this backend's ID tokens, as a JWK set: what Google publishes for
+    /// Firebase at `www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com`.
+    func publishedKeys() async throws -> JWKSet {
+        _ = try await keyCollection()
+        guard let parameters = publicKey?.parameters else { return JWKSet(keys: []) }
+        return JWKSet(keys: [.init(kty: "EC", crv: "P-256", alg: "ES256", use: "sig", kid: "linkdomain-1", x: parameters.x, y: parameters.y)])
+    }
+
+    /// A JSON Web Key Set of EC public keys.
+    struct JWKSet: Codable, Sendable {
+        struct Key: Codable, Sendable {
+            var kty: String
+            var crv: String
+            var alg: String
+            var use: String
+            var kid: String
+            var x: String
+            var y: String
+        }
+
+        var keys: [Key]
     }
 
     /// An ID token for `user`, signed in by `provider` (`password`, `anonymous`, `custom`) at `authTime`
