@@ -22,6 +22,20 @@ BINARY = ROOT / ".build" / "debug" / "linkdomain"
 POSTGRES = os.environ.get("TEST_POSTGRES_URL")
 
 
+def chromium(user_agent):
+    """Headless Chromium with JavaScript off (the pages must work without it), as `user_agent`."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=480,860", "--lang=en-US"]:
+        options.add_argument(argument)
+    options.add_argument(f"--user-agent={user_agent}")
+    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
 def fresh_database():
     """A new, empty database on the test server, so nothing another test stored leaks in."""
     server = urllib.parse.urlsplit(POSTGRES)

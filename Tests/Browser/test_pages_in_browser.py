@@ -12,13 +12,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Server
+from conftest import Server, chromium
 
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
           "Version/17.5 Mobile/15E148 Safari/604.1")
@@ -60,14 +58,7 @@ def link(base, request_type, email, **extra):
 
 
 def browser(user_agent=DESKTOP):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=480,860", "--lang=en-US"]:
-        options.add_argument(argument)
-    options.add_argument(f"--user-agent={user_agent}")
-    # The pages must work without JavaScript: turn it off.
-    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return chromium(user_agent)
 
 
 @pytest.fixture(scope="module")

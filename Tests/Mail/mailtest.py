@@ -1,6 +1,7 @@
 """What the mail tests share: a LinkDomain configured to mail through a test relay, calls to its
 APIs, and reading what arrived (Python's `email` package, the way a mail client would)."""
 
+import contextlib
 import email
 import email.policy
 import html
@@ -40,6 +41,18 @@ def embedded(base, operation, body):
 
 def sign_up(base, address, password="first-password"):
     return embedded(base, "accounts:signUp", {"email": address, "password": password, "returnSecureToken": True})
+
+
+@contextlib.contextmanager
+def running_relay(directory):
+    """A STARTTLS relay with AUTH, its certificate signed by a throw-away CA (`relay.ca`)."""
+    from keys import make_certificate_authority
+    from relay import Relay
+
+    ca, leaf, key = make_certificate_authority(directory)
+    with Relay(tls=(leaf, key), auth=("linkdomain", "relay-secret")) as relay:
+        relay.ca = ca
+        yield relay
 
 
 def mail_configuration(relay, ca, extra=None):

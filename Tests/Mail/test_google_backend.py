@@ -7,9 +7,8 @@ is one the backend accepts."""
 import pytest
 
 from conftest import Server
-from keys import make_certificate_authority, make_service_account
-from mailtest import call, link_in, mail_configuration, parse, reset_password_through_page, send_action, sign_up
-from relay import Relay
+from keys import make_service_account
+from mailtest import running_relay, call, link_in, mail_configuration, parse, reset_password_through_page, send_action, sign_up
 from token_endpoint import TokenEndpoint
 
 ACCESS_TOKEN = "ya29.offline-test-access-token-0123456789abcdef"
@@ -32,9 +31,7 @@ def google(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def relay(tmp_path_factory):
-    ca, leaf, key = make_certificate_authority(tmp_path_factory.mktemp("ca"))
-    with Relay(tls=(leaf, key), auth=("linkdomain", "relay-secret")) as relay:
-        relay.ca = ca
+    with running_relay(tmp_path_factory.mktemp("ca")) as relay:
         yield relay
 
 

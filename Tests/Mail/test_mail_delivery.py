@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT, Server
 from keys import dkim_verify, make_certificate_authority, make_dkim_key
-from mailtest import embedded, link_in, mail_configuration, open_page, parse, parts, send_action, sign_up
+from mailtest import call, embedded, link_in, mail_configuration, open_page, parse, parts, send_action, sign_up
 from relay import Relay
 
 LANGUAGES = ["en", "it", "pt", "ru", "tr", "vi"]
@@ -136,3 +136,12 @@ def test_a_mail_bomb_stops_at_the_recipient_limit(relay, server):
                for _ in range(8)]
     assert [status for status, _ in answers] == [200] * 5 + [400] * 3
     assert answers[-1][1]["error"]["message"].startswith("TOO_MANY_ATTEMPTS_TRY_LATER")
+
+
+def test_the_sdk_call_meets_the_same_limit_for_known_and_unknown_addresses(server):
+    known = f"limited-{server.port}@example.com"
+    sign_up(server.base, known)
+    for address in [known, f"unknown-{server.port}@example.com"]:
+        statuses = [call(server.base, "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
+                         {"requestType": "PASSWORD_RESET", "email": address})[0] for _ in range(7)]
+        assert statuses == [200] * 5 + [400] * 2, address

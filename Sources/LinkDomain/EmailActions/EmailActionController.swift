@@ -14,7 +14,7 @@ struct EmailActionController<Context: RequestContext>: Sendable {
     /// The API keys apps may call with (`backend.apiKey` and `backend.apiKeys`).
     let apiKeys: [String]
     let encoder: ActionLinkEncoder
-    let perRecipient: RateLimiter
+    /// Mails one client address may ask for an hour (each recipient's budget is the outbox's).
     let perClient: RateLimiter
     let clientAddress: @Sendable (Request, Context) -> String
 
@@ -61,7 +61,7 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         let recipientText = action.newEmail ?? email
         let answer = GetOobConfirmationCodeResponse(email: recipientText)
         guard let recipient = MailAddress(recipientText) else { throw IdentityToolkitError(.invalidEmail) }
-        if await perRecipient.take(recipient.value) != nil { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
+        if await !outbox.admit(recipient.value) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
 
         let linkRequest = ActionLinkRequest(requestType: action.requestType, email: email, newEmail: action.newEmail, settings: action.settings,
                                             tenantID: action.tenantID, languageCode: action.languageCode)

@@ -10,6 +10,14 @@ public struct MailOutbox: Sendable {
     let metrics: LinkMetrics
     /// Called after each mail is stored, so the sender need not wait for its next look.
     let stored: @Sendable () -> Void
+    /// Mails to one address an hour (`mail.perRecipientPerHour`), whichever API asks for them.
+    let perRecipient: RateLimiter
+
+    /// Whether one more mail may go to `recipient` now; counts it when it may. Asked before a code
+    /// is made, so that a refused request leaves nothing behind.
+    public func admit(_ recipient: String) async -> Bool {
+        await perRecipient.take(recipient.lowercased()) == nil
+    }
 
     /// Stores the mail `content` describes; returns its queue ID.
     @discardableResult

@@ -30,7 +30,8 @@ public struct MailSetup: Sendable {
         }
         let composer = try MailComposer(sender: sender, appName: configuration.appName, branding: configuration.branding,
                                         overrides: mail.templatesDirectory)
-        let outbox = MailOutbox(composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() })
+        let outbox = MailOutbox(composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
+                                perRecipient: RateLimiter(perHour: mail.perRecipientPerHour))
         return MailSetup(outbox: outbox, delivery: delivery, sendsMail: client != nil)
     }
 }

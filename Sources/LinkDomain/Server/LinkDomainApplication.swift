@@ -111,7 +111,7 @@ public enum LinkDomainApplication {
             outbox: services.mailOutbox, links: services.actionLinks,
             apiKeys: Array(Set(configuration.backend.clientAPIKeys + [configuration.backend.apiKey])),
             encoder: ActionLinkEncoder(baseURL: configuration.publicBaseURL),
-            perRecipient: RateLimiter(perHour: configuration.mail.perRecipientPerHour), perClient: RateLimiter(perHour: configuration.mail.perClientPerHour),
+            perClient: RateLimiter(perHour: configuration.mail.perClientPerHour),
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
         router.addRoutes(ActionPagesController<Context>(

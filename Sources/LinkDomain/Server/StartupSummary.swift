@@ -12,6 +12,7 @@ public enum StartupSummary {
             "  storage:           " + storageSummary(configuration.storage),
             "  backend:           " + backendSummary(configuration.backend),
             "  pages:             " + (configuration.publicDirectory.map { "from \($0)" } ?? "built in"),
+            "  mail:              " + mailSummary(configuration),
             "  email links:       " + RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath)
                 .filter { $0 != RoutePaths.emulatorAction }.joined(separator: ", "),
             "  \(RoutePaths.appleAssociation)  "
@@ -24,6 +25,16 @@ public enum StartupSummary {
         lines.append("  authorized domains: " + (domains.isEmpty ? "(none)" : domains.joined(separator: ", ")))
         lines.append("  \(RoutePaths.health), \(RoutePaths.readiness)")
         return lines.joined(separator: "\n")
+    }
+
+    /// The relay without its password, the sender, and whether mails are signed.
+    static func mailSummary(_ configuration: LinkDomainConfiguration) -> String {
+        guard let relay = configuration.mail.relay else {
+            return configuration.mode == .development ? "no relay: mails are logged (mail.smtpURL)" : "off: no relay (mail.smtpURL)"
+        }
+        let sender = configuration.mailSender?.address.value ?? "?"
+        return "from \(sender) through \(relay.redacted)" + (configuration.mail.dkim == nil ? "" : ", DKIM-signed")
+            + "; API at \(RoutePaths.sendEmailAction)"
     }
 
     static func storageSummary(_ storage: LinkDomainConfiguration.Storage) -> String {

@@ -1,0 +1,60 @@
+"""A mail's link, opened in headless Chromium (JavaScript off) the way its recipient opens it,
+completes the flow: a password reset in Italian, an email verification."""
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import Server, chromium
+from keys import make_certificate_authority
+from mailtest import BROWSER, call, link_in, mail_configuration, parse, send_action, sign_up
+from relay import Relay
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("browser-mail")
+    ca, leaf, key = make_certificate_authority(directory)
+    with Relay(tls=(leaf, key), auth=("linkdomain", "relay-secret")) as relay:
+        server = Server(directory, "browser-mail", mail_configuration(relay, ca))
+        driver = chromium(BROWSER)
+        yield server, relay, driver
+        driver.quit()
+        server.stop()
+
+
+def mailed_link(server, relay, body, language="en"):
+    before = len(relay.messages)
+    status, answer = send_action(server.base, body, {"X-Firebase-Locale": language})
+    assert status == 200, answer
+    return link_in(parse(relay.wait_for(before + 1, timeout=15)[before]))
+
+
+def heading_is(driver, text):
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == text)
+    return True
+
+
+def test_reset_password_from_the_mail_in_italian(setup):
+    server, relay, driver = setup
+    sign_up(server.base, "lettore@example.com")
+    driver.get(mailed_link(server, relay, {"requestType": "PASSWORD_RESET", "email": "lettore@example.com"}, "it"))
+    assert heading_is(driver, "Scegli una nuova password")
+    driver.find_element(By.ID, "new-password").send_keys("nuova password")
+    driver.find_element(By.ID, "confirm-password").send_keys("nuova password")
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert heading_is(driver, "La tua password è stata cambiata")
+    status, _ = call(server.base, "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+                     {"email": "lettore@example.com", "password": "nuova password", "returnSecureToken": True})
+    assert status == 200
+
+
+def test_verify_email_from_the_mail(setup):
+    server, relay, driver = setup
+    account = sign_up(server.base, "reader@example.com")
+    driver.get(mailed_link(server, relay, {"requestType": "VERIFY_EMAIL", "idToken": account["idToken"]}))
+    assert heading_is(driver, "Verify your email address")
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert heading_is(driver, "Your email address has been verified")
+    status, looked_up = call(server.base, "/identitytoolkit.googleapis.com/v1/accounts:lookup", {"idToken": account["idToken"]})
+    assert status == 200 and looked_up["users"][0]["emailVerified"] is True
