@@ -13,6 +13,17 @@ public enum ConfigurationWarnings {
                     + "and the team ID in apple.apps[\(index)].teamID.")
             }
         }
+        // DMARC passes on DKIM only when the signing domain is the From: domain or a parent of it.
+        if let dkim = configuration.mail.dkim, let domain = dkim.domain, let from = configuration.mailSender?.address.domain,
+            from != domain, !from.hasSuffix("." + domain)
+        {
+            warnings.append("mail.dkim.domain \"\(domain)\" is not mail.from's domain (\(from)) or a parent of it: "
+                + "receivers will check the signature, but DMARC will not count it for \(from).")
+        }
+        if configuration.mail.relay != nil, configuration.mail.from == nil {
+            warnings.append("mail.from is not set: mails come from noreply@\(configuration.publicHost), a domain whose SPF and DKIM "
+                + "records must then name your relay.")
+        }
         return warnings
     }
 }

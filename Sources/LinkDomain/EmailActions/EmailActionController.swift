@@ -41,7 +41,12 @@ struct EmailActionController<Context: RequestContext>: Sendable {
             throw IdentityToolkitError(.operationNotAllowed, detail: outbox == nil
                 ? "this link domain sends no mail: set mail.smtpURL" : "the backend cannot make links: set backend.serviceAccountFile")
         }
-        let buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw RequestBodyDecoder.bodyTooLarge
+        }
         let body = try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType],
                                                  maximumBytes: RequestBodyDecoder.maximumBodyBytes)
         let language = request.headers[.firebaseLocale] ?? request.uri.queryParameters["lang"].map(String.init)

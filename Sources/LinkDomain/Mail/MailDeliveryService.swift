@@ -17,7 +17,9 @@ public final class MailDeliveryService: Service, Sendable {
     let logger: Logger
     /// How many mails one connection carries.
     static let batchSize = 20
-    private let wakeUp: Mutex<CheckedContinuation<Void, Never>?> = Mutex(nil)
+    /// The sender waiting for work, or a nudge that came while it was not waiting (kept, so that
+    /// a nudge between a look at the queue and the wait is never lost).
+    private let wakeUp: Mutex<(waiting: CheckedContinuation<Void, Never>?, nudged: Bool)> = Mutex((nil, false))
 
     init(client: SMTPClient?, queue: any MailQueueStore, clock: any WallClock, policy: MailRetryPolicy, metrics: LinkMetrics, logger: Logger) {
         self.client = client
@@ -30,9 +32,13 @@ public final class MailDeliveryService: Service, Sendable {
 
     /// A mail was stored: look now rather than at the next poll.
     func nudge() {
-        wakeUp.withLock { continuation in
-            continuation?.resume()
-            continuation = nil
+        wakeUp.withLock { state in
+            if let waiting = state.waiting {
+                waiting.resume()
+                state.waiting = nil
+            } else {
+                state.nudged = true
+            }
         }
     }
 
@@ -75,7 +81,14 @@ public final class MailDeliveryService: Service, Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { continuation in
-                    self.wakeUp.withLock { $0?.resume(); $0 = continuation }
+                    self.wakeUp.withLock { state in
+                        if state.nudged {
+                            state.nudged = false
+                            continuation.resume()
+                        } else {
+                            state.waiting = continuation
+                        }
+                    }
                 }
             }
             group.addTask {

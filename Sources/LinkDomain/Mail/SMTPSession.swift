@@ -49,15 +49,12 @@ struct SMTPSession {
             }
             guard step.expected.contains(reply.code) else {
                 let reason = "the relay answered \(step.name) with \(reply)"
-                if step.command != nil || reply.code != 250 { try? await reset(afterDataStarted: step.command == nil) }
+                // A refusal before the message leaves a transaction open; after it, the transaction is over.
+                if step.command != nil { _ = try? await command("RSET") }
                 return reply.code >= 500 ? .permanent(reason) : .transient(reason)
             }
         }
         return nil
-    }
-
-    private mutating func reset(afterDataStarted: Bool) async throws {
-        if !afterDataStarted { try await command("RSET") }
     }
 
     /// The message as DATA carries it: CRLF line ends, a dot doubled at the start of a line, and

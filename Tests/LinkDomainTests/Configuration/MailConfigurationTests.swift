@@ -1,0 +1,48 @@
+import Testing
+
+@testable import LinkDomain
+
+@Suite("Mail configuration: the relay, the sender, DKIM and branding, checked at start")
+struct MailConfigurationTests {
+    @Test("a relay URL, sender and branding are read; the password never shows in a problem or the summary")
+    func read() throws {
+        let configuration = try Fixtures.load(#"""
+            {"mail": {"smtpURL": "smtp://user:s3cret@relay.example.com:2525", "from": "noreply@example.com", "retryForSeconds": 600},
+             "branding": {"appName": "Example", "accentColor": "#AA3300", "supportEmail": "help@example.com"}}
+            """#)
+        #expect(configuration.mail.relay?.host == "relay.example.com" && configuration.mail.relay?.password == "s3cret")
+        #expect(configuration.mailSender == MailSender(name: "Example", address: MailAddress("noreply@example.com")!))
+        #expect(configuration.branding.accentColor == "#aa3300" && configuration.mail.retryForSeconds == 600)
+        let summary = StartupSummary.text(configuration: configuration, listeningPort: 8080)
+        #expect(summary.contains("mail:              from noreply@example.com through smtp://user:***@relay.example.com:2525"))
+        #expect(!summary.contains("s3cret"))
+        #expect(ConfigurationWarnings.of(configuration).isEmpty)
+    }
+
+    @Test("what is wrong is named, the relay's password never", arguments: [
+        (#"{"mail": {"smtpURL": "http://user:s3cret@relay"}}"#, "mail.smtpURL"),
+        (#"{"mail": {"from": "not an address"}}"#, "mail.from"),
+        (#"{"mail": {"dkim": {"privateKeyPath": "/nonexistent/dkim.pem"}}}"#, "mail.dkim.privateKeyPath"),
+        (#"{"mail": {"dkim": {"selector": "not a label!"}}}"#, "mail.dkim.selector"),
+        (#"{"branding": {"accentColor": "red"}}"#, "branding.accentColor"),
+        (#"{"branding": {"logoURL": "http://example.com/logo.png"}}"#, "branding.logoURL"),
+        (#"{"mail": {"perRecipientPerHour": 0}}"#, "mail.perRecipientPerHour"),
+    ])
+    func refused(json: String, key: String) {
+        #expect { try Fixtures.load(json) } throws: { error in
+            let description = (error as? ConfigurationError)?.description ?? ""
+            return description.contains(key) && !description.contains("s3cret")
+        }
+    }
+
+    @Test("a DKIM domain DMARC would not count, and a relay without mail.from, are warned about")
+    func warnings() throws {
+        var configuration = try Fixtures.load(#"{"mail": {"smtpURL": "smtp://relay.example.com"}}"#)
+        #expect(ConfigurationWarnings.of(configuration).contains { $0.hasPrefix("mail.from is not set") })
+        configuration.mail.from = MailAddress("noreply@mail.example.com")
+        configuration.mail.dkim = .init(privateKeyPath: "/k.pem", selector: "s", domain: "example.com")
+        #expect(ConfigurationWarnings.of(configuration).isEmpty)
+        configuration.mail.dkim?.domain = "other.example"
+        #expect(ConfigurationWarnings.of(configuration).contains { $0.hasPrefix("mail.dkim.domain \"other.example\"") })
+    }
+}
