@@ -4,6 +4,8 @@ import HTTPTypes
 extension HTTPField.Name {
     /// The platform a Chromium browser reports (User-Agent reduction leaves "Android 10; K").
     static let secCHUAPlatform = HTTPField.Name("Sec-CH-UA-Platform")!
+    /// Where a request comes from, as the browser sees it (`same-origin`, `same-site`, `cross-site`, `none`).
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
     static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!

@@ -9,6 +9,8 @@ enum RoutePaths {
     /// Firebase's two email-link paths; the action path also takes the pages' form POST.
     static let emailLinks = "/__/auth/links"
     static let emailAction = "/__/auth/action"
+    /// Where a completed form redirects: the signed result page (Post/Redirect/Get).
+    static let actionResult = "/__/auth/done"
     /// The Firebase Auth emulator's action path, so links it would mail work here too.
     static let emulatorAction = "/emulator/action"
     static let health = "/healthz"

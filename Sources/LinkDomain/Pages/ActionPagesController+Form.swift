@@ -38,9 +38,9 @@ extension ActionPagesController {
         else {
             return message(.notALink, language: language)
         }
-        guard formToken.isValid(form.form ?? "", mode: modeName, code: code, nonce: request.cookies[FormToken.cookieName]?.value,
-                                now: clock.nowSeconds)
-        else {
+        // A browser says where a form was posted from; only this site's own pages may post.
+        if let site = request.headers[.secFetchSite], site != "same-origin" { return message(.formExpired, language: language) }
+        guard formToken.isValid(form.form ?? "", mode: modeName, code: code, now: clock.nowSeconds) else {
             return message(.formExpired, language: language)
         }
         var link = ActionLink(mode: mode, oobCode: code)
@@ -69,6 +69,8 @@ extension ActionPagesController {
             return failure(error, language: language, context: context)
         }
         metrics.codeSpent(mode: mode)
-        return message(.done(mode, continueURL: link.continueURL.flatMap(router.policy.allowed)), language: language)
+        // Post/Redirect/Get: a reload or Back shows the result again instead of posting a spent code.
+        let continueURL = link.continueURL.flatMap(router.policy.allowed)
+        return ImmediateResponse.redirect(.seeOther, to: resultLocation(mode: mode, language: language, continueURL: continueURL)).response
     }
 }

@@ -1,8 +1,28 @@
 import HTTPTypes
 import Hummingbird
 
-/// The GET page of an email action: the form for the link's mode, after the backend's check-only call.
+/// The GET page of an email action: the form for the link's mode, after the backend's check-only
+/// call; and the result page a completed form redirects to.
 extension ActionPagesController {
+    /// The result page: "done" for the action a form completed, signed so that nobody else can
+    /// make one; safe to reload and to reach with Back (it spends and asks nothing).
+    func resultPage(_ request: Request) -> Response {
+        let query = QueryString(Substring(request.uri.query ?? ""))
+        let language = PageRenderer.language(for: query["lang"])
+        guard let modeName = query["mode"], let mode = ActionMode(rawValue: modeName), let token = query["t"],
+            formToken.isValidResult(token, mode: modeName, language: language, continueURL: query["continueUrl"], now: clock.nowSeconds)
+        else { return message(.notALink, language: language) }
+        return message(.done(mode, continueURL: query["continueUrl"].flatMap(router.policy.allowed)), language: language)
+    }
+
+    /// Where a completed form sends the browser (303): the signed result page.
+    func resultLocation(mode: ActionMode, language: String, continueURL: String?) -> String {
+        var pairs = [("mode", mode.rawValue), ("lang", language)]
+        if let continueURL { pairs.append(("continueUrl", continueURL)) }
+        pairs.append(("t", formToken.resultToken(mode: mode.rawValue, language: language, continueURL: continueURL, issuedAt: clock.nowSeconds)))
+        return RoutePaths.actionResult + "?" + pairs.map { "\($0)=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
+    }
+
     func modePage(_ link: ActionLink, language: String, context: Context, error: String? = nil, status: HTTPResponse.Status = .ok) async -> Response {
         let info: CodeInfo
         do {
@@ -11,12 +31,9 @@ extension ActionPagesController {
             return failure(error, language: language, context: context)
         }
         guard info.requestType == link.mode.requestType.rawValue else { return message(.invalidCode, language: language) }
-        let nonce = FormToken.newNonce()
-        let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, nonce: nonce, issuedAt: clock.nowSeconds)
+        let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, issuedAt: clock.nowSeconds)
         let strings = renderer.strings(language)
-        var response = html(status, pages.modeForm(link, email: info.email, newEmail: info.newEmail, formToken: token, error: error, strings: strings),
-                            strings: strings)
-        response.headers[.setCookie] = cookie(nonce)
-        return response
+        return html(status, pages.modeForm(link, email: info.email, newEmail: info.newEmail, formToken: token, error: error, strings: strings),
+                    strings: strings)
     }
 }

@@ -22,12 +22,6 @@ extension ActionPagesController {
                  body: .init(byteBuffer: ByteBuffer(string: renderer.render(page, strings: strings))))
     }
 
-    /// The form cookie: the nonce the form token is bound to, sent back only to the pages' POST.
-    func cookie(_ nonce: String) -> String {
-        Cookie(name: FormToken.cookieName, value: nonce, maxAge: Int(FormToken.lifetimeSeconds), path: "/__/auth", secure: secureCookie,
-               httpOnly: true, sameSite: .strict).description
-    }
-
     func acceptLanguage(_ request: Request) -> String? {
         // `Accept-Language: ;` has no tag at all: every step may come up empty.
         request.headers[.acceptLanguage]?.split(separator: ",").first?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }

@@ -10,7 +10,7 @@ import Logging
 ///
 /// GET and HEAD never spend a code: GET at most checks it (the backend's check-only call), HEAD
 /// does not even that. Codes are spent only by a POST from a page's own form, which carries a token
-/// bound to that page, that code and that browser.
+/// bound to that code; the POST answers with a redirect to the signed result page.
 struct ActionPagesController<Context: RequestContext>: Sendable {
     let pages: PageBuilder
     let renderer: PageRenderer
@@ -21,8 +21,6 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let formToken: FormToken
     let stylesheet: ImmediateResponse
     let customActionPath: String?
-    /// Whether the form cookie may travel over plain HTTP (development only).
-    let secureCookie: Bool
     let clock: any WallClock
     /// Takes a token from the client's rate limit before a GET asks the backend about a code:
     /// nil when allowed, else the seconds to wait.
@@ -36,6 +34,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             routes.get(RouterPath(path)) { request, context in await page(for: request, context: context) }
         }
         routes.post(RouterPath(RoutePaths.emailAction)) { request, context in await submit(request, context: context) }
+        routes.get(RouterPath(RoutePaths.actionResult)) { request, _ in resultPage(request) }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
         // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),
         // short links at `/<suffix>`.
@@ -125,9 +124,10 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         }
     }
 
-    /// Counts an event of a short link; only GETs count (HEAD is a probe, not a visit).
+    /// Counts an event of a short link; only people's GETs count (HEAD is a probe, and a chat app's
+    /// preview or a crawler is not a click).
     func record(_ event: LinkEvent, suffix: String, visitor: Visitor, request: Request) {
-        guard request.method == .get else { return }
+        guard request.method == .get, visitor.isPerson else { return }
         metrics.count(event, platform: visitor.platform)
         linkEvents.count(event, suffix: suffix, platform: visitor.platform)
     }

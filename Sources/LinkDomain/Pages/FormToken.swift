@@ -1,12 +1,19 @@
 import Crypto
 import Foundation
 
-/// CSRF protection for the forms that spend codes: the token is an HMAC over the page's mode and
-/// code, a per-browser nonce (kept in a SameSite=Strict cookie) and the time it was issued, so a
-/// POST is accepted only from a page this service rendered for that code, in that browser, recently.
+/// Signed tokens for the pages: the form token (an HMAC over the page's mode and code and the
+/// time it was issued, so a POST is accepted only from a page this service rendered for that code,
+/// recently) and the result token (so the page a POST redirects to says "done" only for an action
+/// this service completed).
+///
+/// The form token is bound to the code, not to the browser: any number of tabs of one link work
+/// until the first spends the code (opening a link twice, or in the mail app and then in the
+/// browser, must not break the first tab). Forged cross-site posts are refused by the browser's
+/// `Sec-Fetch-Site`, and cannot carry a valid token without the code, which is the secret.
 struct FormToken: Sendable {
     static let lifetimeSeconds: Int64 = 3600
-    static let cookieName = "ld_form"
+    /// How long a result page may be reloaded or reached with Back.
+    static let resultLifetimeSeconds: Int64 = 86_400
 
     let key: SymmetricKey
 
@@ -19,30 +26,38 @@ struct FormToken: Sendable {
         return (0..<32).map { _ in generator.next() }
     }
 
-    static func newNonce() -> String { RandomToken.make(bytes: 16) }
-
-    func token(mode: String, code: String, nonce: String, issuedAt: Int64) -> String {
-        "\(issuedAt).\(signature(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt))"
+    func token(mode: String, code: String, issuedAt: Int64) -> String {
+        sign(["form", mode, code], issuedAt: issuedAt)
     }
 
-    func isValid(_ token: String, mode: String, code: String, nonce: String?, now: Int64) -> Bool {
-        guard let nonce, !nonce.isEmpty else { return false }
-        let parts = token.split(separator: ".", maxSplits: 1)
+    func isValid(_ token: String, mode: String, code: String, now: Int64) -> Bool {
+        verify(token, ["form", mode, code], now: now, lifetime: Self.lifetimeSeconds)
+    }
+
+    /// The token of a result page: the completed action's mode, language and continue URL.
+    func resultToken(mode: String, language: String, continueURL: String?, issuedAt: Int64) -> String {
+        sign(["done", mode, language, continueURL ?? ""], issuedAt: issuedAt)
+    }
+
+    func isValidResult(_ token: String, mode: String, language: String, continueURL: String?, now: Int64) -> Bool {
+        verify(token, ["done", mode, language, continueURL ?? ""], now: now, lifetime: Self.resultLifetimeSeconds)
+    }
+
+    /// `issuedAt.MAC`, the MAC over the parts (length-prefixed, so no two lists sign alike) and the time.
+    private func sign(_ parts: [String], issuedAt: Int64) -> String {
+        "\(issuedAt).\(Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(parts, issuedAt: issuedAt), using: key)))"
+    }
+
+    private func verify(_ token: String, _ parts: [String], now: Int64, lifetime: Int64) -> Bool {
+        let pieces = token.split(separator: ".", maxSplits: 1)
         // The window is computed from `now` alone: the client's number is only compared, never
         // subtracted, so no value it sends can overflow.
-        guard parts.count == 2, let issuedAt = Int64(parts[0]), (now - Self.lifetimeSeconds)...(now + 60) ~= issuedAt else {
-            return false
-        }
-        guard let mac = Base64URL.decode(parts[1]) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt),
-                                                      using: key)
+        guard pieces.count == 2, let issuedAt = Int64(pieces[0]), (now - lifetime)...(now + 60) ~= issuedAt else { return false }
+        guard let mac = Base64URL.decode(pieces[1]) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(parts, issuedAt: issuedAt), using: key)
     }
 
-    private func signature(mode: String, code: String, nonce: String, issuedAt: Int64) -> String {
-        Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(mode: mode, code: code, nonce: nonce, issuedAt: issuedAt), using: key))
-    }
-
-    private static func message(mode: String, code: String, nonce: String, issuedAt: Int64) -> Data {
-        Data("v1|\(mode)|\(code)|\(nonce)|\(issuedAt)".utf8)
+    private static func message(_ parts: [String], issuedAt: Int64) -> Data {
+        Data((["v2"] + parts + [String(issuedAt)]).map { "\($0.utf8.count):\($0)" }.joined(separator: "|").utf8)
     }
 }

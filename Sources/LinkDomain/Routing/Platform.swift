@@ -20,6 +20,9 @@ public struct Visitor: Sendable, Equatable {
     /// Gmail's or Outlook's in-app browser: universal links and App Links do not fire there.
     public var inAppMailBrowser: Bool
 
+    /// A person's browser, not a scanner, a preview fetcher or a crawler: what click statistics count.
+    public var isPerson: Bool { platform != .bot }
+
     public init(platform: Platform, inAppMailBrowser: Bool = false) {
         self.platform = platform
         self.inAppMailBrowser = inAppMailBrowser

@@ -74,7 +74,7 @@ struct ImmediateResponder: Sendable {
             let outcome = router.route(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query),
                                        visitor: visitor)
             guard let (response, event) = Self.straightRedirect(outcome) else { return nil }
-            if method == .get {
+            if method == .get, visitor.isPerson {
                 for counted in [LinkEvent.click, event] {
                     metrics.count(counted, platform: visitor.platform)
                     linkEvents.count(counted, suffix: suffix, platform: visitor.platform)

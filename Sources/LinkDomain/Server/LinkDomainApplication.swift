@@ -118,7 +118,7 @@ public enum LinkDomainApplication {
             pages: PageBuilder(router: services.immediate.router, pivotBaseURL: configuration.pivotBaseURL), renderer: services.renderer,
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents, metrics: services.metrics,
             formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, customActionPath: configuration.actionPath,
-            secureCookie: configuration.publicBaseURL.hasPrefix("https://"), clock: services.clock,
+            clock: services.clock,
             admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) }
         ).routes)
         return router

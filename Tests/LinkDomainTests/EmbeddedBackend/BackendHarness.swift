@@ -93,14 +93,25 @@ struct BackendClient: Sendable {
         return try await client.execute(uri: path, method: method, headers: headers) { Page($0) }
     }
 
-    /// Submits a page's form as a browser would: its hidden fields, `extra`, and the cookie it set.
-    func submit(_ page: Page, _ extra: [String: String] = [:], cookie: String? = nil) async throws -> Page {
+    /// Submits a page's form as a browser would: its hidden fields and `extra`, from `site`
+    /// (`Sec-Fetch-Site`); a redirect to the result page is followed, as a browser does.
+    func submit(_ page: Page, _ extra: [String: String] = [:], site: String = "same-origin") async throws -> Page {
+        try await followed(try await post(page, extra, site: site))
+    }
+
+    /// The form's POST alone, its answer not followed.
+    func post(_ page: Page, _ extra: [String: String] = [:], site: String = "same-origin") async throws -> Page {
         var fields = page.hiddenFields
         fields.merge(extra) { $1 }
         let body = fields.map { "\(ActionLinkEncoder.percentEncode($0))=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
-        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .userAgent: UserAgents.desktop]
-        if let cookie = cookie ?? page.cookie { headers[.cookie] = cookie }
+        let headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .userAgent: UserAgents.desktop, .secFetchSite: site]
         return try await client.execute(uri: "/__/auth/action", method: .post, headers: headers, body: ByteBuffer(string: body)) { Page($0) }
+    }
+
+    /// The page a 303 leads to, or the page itself.
+    func followed(_ page: Page) async throws -> Page {
+        guard page.status == .seeOther, let location = page.headers[.location] else { return page }
+        return try await self.page(location)
     }
 
     private static func answer(_ response: TestResponse) -> Answer {
@@ -141,11 +152,6 @@ struct Page: Sendable {
         status = response.status
         headers = response.headers
         html = String(buffer: response.body)
-    }
-
-    /// The `ld_form` cookie the page set, as a `Cookie` header value.
-    var cookie: String? {
-        headers[.setCookie].flatMap { $0.split(separator: ";").first.map(String.init) }
     }
 
     var title: String? {

@@ -214,20 +214,51 @@ struct ActionPagesTests {
         }
     }
 
-    @Test("forms are refused without the page's cookie, with another code's token, or with a forged token")
+    @Test("forms are refused from another site, with another code's token, or with a forged token")
     func formProtection() async throws {
         try await BackendHarness().run { client in
             _ = try await client.signUp("ada@example.com")
             let first = try await client.page(Self.path(try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com")))
             let second = try await client.page(Self.path(try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com")))
-            var noCookie = first
-            noCookie.headers[.setCookie] = nil
-            #expect(try await client.submit(noCookie, cookie: "other=1").status == .forbidden)
+            #expect(try await client.submit(first, site: "cross-site").status == .forbidden)
+            #expect(try await client.submit(first, site: "same-site").status == .forbidden)
             #expect(try await client.submit(first, ["form": second.hiddenFields["form"]!]).status == .forbidden)
             #expect(try await client.submit(first, ["form": "1.AAAA"]).status == .forbidden)
-            #expect(try await client.submit(first, cookie: second.cookie).status == .forbidden)
             #expect(try await client.oobCodes().count == 2)
             #expect(try await client.submit(first).status == .ok)
+        }
+    }
+
+    @Test("a link opened twice: both tabs' forms work until the first spends the code; the other then says so")
+    func twoTabs() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            let path = Self.path(try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com"))
+            let first = try await client.page(path)
+            let second = try await client.page(path)
+            #expect(first.status == .ok && second.status == .ok)
+            let done = try await client.submit(first, ["newPassword": "new password 1", "confirmPassword": "new password 1"])
+            #expect(done.status == .ok && done.title == "Your password has been changed")
+            let late = try await client.submit(second, ["newPassword": "new password 2", "confirmPassword": "new password 2"])
+            #expect(late.title != "This page has expired" && late.status == .badRequest)
+        }
+    }
+
+    @Test("Post/Redirect/Get: success is a 303 to a signed result page that reloads as success; a forged one is refused")
+    func postRedirectGet() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            let page = try await client.page(Self.path(try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com")))
+            let posted = try await client.post(page, ["newPassword": "new password 1", "confirmPassword": "new password 1", "lang": "it"])
+            #expect(posted.status == .seeOther)
+            let location = try #require(posted.headers[.location])
+            #expect(location.hasPrefix("/__/auth/done?mode=resetPassword&lang=it&"))
+            for _ in 0..<2 {  // the result, and a reload of it
+                let result = try await client.page(location)
+                #expect(result.status == .ok && result.title == "La tua password è stata cambiata")
+            }
+            let forged = location.replacingOccurrences(of: "mode=resetPassword", with: "mode=verifyEmail")
+            #expect(try await client.page(forged).status == .badRequest)
         }
     }
 

@@ -7,18 +7,23 @@ struct FormTokenTests {
     let tokens = FormToken(secret: Array(repeating: 7, count: 32))
     let now: Int64 = 1_800_000_000
 
-    @Test("a token is good for its code, nonce and hour only")
+    @Test("a form token is good for its mode, code and hour only; a result token for its own page")
     func window() {
-        let token = tokens.token(mode: "resetPassword", code: "c", nonce: "n", issuedAt: now)
-        #expect(tokens.isValid(token, mode: "resetPassword", code: "c", nonce: "n", now: now + 3600))
-        #expect(!tokens.isValid(token, mode: "resetPassword", code: "c", nonce: "n", now: now + 3601))
-        #expect(!tokens.isValid(token, mode: "resetPassword", code: "c", nonce: "n", now: now - 61))
-        #expect(!tokens.isValid(token, mode: "resetPassword", code: "other", nonce: "n", now: now))
-        #expect(!tokens.isValid(token, mode: "resetPassword", code: "c", nonce: "m", now: now))
+        let token = tokens.token(mode: "resetPassword", code: "c", issuedAt: now)
+        #expect(tokens.isValid(token, mode: "resetPassword", code: "c", now: now + 3600))
+        #expect(!tokens.isValid(token, mode: "resetPassword", code: "c", now: now + 3601))
+        #expect(!tokens.isValid(token, mode: "resetPassword", code: "c", now: now - 61))
+        #expect(!tokens.isValid(token, mode: "resetPassword", code: "other", now: now))
+        #expect(!tokens.isValid(token, mode: "verifyEmail", code: "c", now: now))
+        // A result token is not a form token, and binds the continue URL it offers.
+        let result = tokens.resultToken(mode: "resetPassword", language: "en", continueURL: "https://example.com/", issuedAt: now)
+        #expect(tokens.isValidResult(result, mode: "resetPassword", language: "en", continueURL: "https://example.com/", now: now + 86_400))
+        #expect(!tokens.isValidResult(result, mode: "resetPassword", language: "en", continueURL: "https://evil.example/", now: now))
+        #expect(!tokens.isValid(result, mode: "resetPassword", code: "c", now: now))
     }
 
     @Test("issue times at the ends of Int64 are refused, not overflowed", arguments: [Int64.min, Int64.max, Int64.min + 1])
     func extremes(issuedAt: Int64) {
-        #expect(!tokens.isValid("\(issuedAt).AAAA", mode: "resetPassword", code: "c", nonce: "n", now: now))
+        #expect(!tokens.isValid("\(issuedAt).AAAA", mode: "resetPassword", code: "c", now: now))
     }
 }

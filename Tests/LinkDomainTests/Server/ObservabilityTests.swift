@@ -18,7 +18,8 @@ struct ObservabilityTests {
             _ = try await client.page("/nope")
             let metrics = try await client.client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
             #expect(metrics.contains(#"linkdomain_http_requests_total{route="/__/auth/action",method="GET",status="200"} 1"#), "\(metrics)")
-            #expect(metrics.contains(#"linkdomain_http_requests_total{route="/__/auth/action",method="POST",status="200"} 1"#))
+            #expect(metrics.contains(#"linkdomain_http_requests_total{route="/__/auth/action",method="POST",status="303"} 1"#))
+            #expect(metrics.contains(#"linkdomain_http_requests_total{route="/__/auth/done",method="GET",status="200"} 1"#))
             #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="404"} 1"#))
             #expect(metrics.contains(#"linkdomain_http_request_duration_seconds_count{route="/__/auth/action"} 2"#))
             #expect(metrics.contains(#"linkdomain_backend_calls_total{operation="checkCode",outcome="ok"} 1"#))
