@@ -142,7 +142,7 @@ def test_landing_page_on_iphone(server):
     try:
         call(server, "accounts:signUp", {"email": "phone@example.com", "password": "password 1"})
         driver.get(link(server, "PASSWORD_RESET", "phone@example.com", iOSBundleId="com.example.app"))
-        assert wait_for(driver, "Open this link in the app")
+        assert wait_for(driver, "Reset your 127.0.0.1 password")
         assert driver.find_element(By.LINK_TEXT, "Open in the app").get_attribute("href").startswith("https://open.example.com/__/auth/links?link=")
         shot(driver, "landing-iphone")
         driver.find_element(By.PARTIAL_LINK_TEXT, "Continue in this browser").click()

@@ -163,13 +163,22 @@ enum ConfigurationKeys {
         "Mails the email action API queues for one client address in an hour.")
     static let brandingAppName = ConfigurationKey(
         "branding.appName", .string, default: .described("the public host"),
-        "The app's name, as mails (subjects, sender) and pages say it.")
+        "The app's name, as mails (subjects, sender) and pages (every title, the header) say it.")
     static let brandingAccentColor = ConfigurationKey(
         "branding.accentColor", .string, default: .string("#0b57d0"), expected: "a colour such as \"#0b57d0\"", validate: ConfigurationValidators.hexColor,
         "The buttons' colour, `#rrggbb` (keep white text readable on it).")
     static let brandingLogoURL = ConfigurationKey(
         "branding.logoURL", .url, default: .none, expected: "an https:// URL of an image", validate: ConfigurationValidators.imageURL,
-        "The app's logo (https), shown at the top of mails.")
+        "The app's logo (https), shown at the top of mails and pages, and the pages' icon.")
+    static let brandingSupportURL = ConfigurationKey(
+        "branding.supportURL", .url, default: .none, expected: "an https:// URL or mailto:address", validate: ConfigurationValidators.footerLink,
+        "Where people get help: linked in every page's footer.")
+    static let brandingPrivacyURL = ConfigurationKey(
+        "branding.privacyURL", .url, default: .none, expected: "an https:// URL", validate: ConfigurationValidators.footerLink,
+        "The privacy policy, linked in every page's footer.")
+    static let brandingTermsURL = ConfigurationKey(
+        "branding.termsURL", .url, default: .none, expected: "an https:// URL", validate: ConfigurationValidators.footerLink,
+        "The terms of service, linked in every page's footer.")
     static let brandingSupportEmail = ConfigurationKey(
         "branding.supportEmail", .string, default: .none, expected: "an address such as \"support@example.com\"", validate: { MailAddress($0)?.value },
         "Where mails tell people to write with questions.")
@@ -187,6 +196,6 @@ enum ConfigurationKeys {
         actionPath, publicDirectory, formSecret, requestsPerMinute, burst, trustedProxies, shortLinkAPIKeys, sqlitePath,
         postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
         mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,
-        mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportEmail,
+        mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportURL, brandingPrivacyURL, brandingTermsURL, brandingSupportEmail,
     ]
 }

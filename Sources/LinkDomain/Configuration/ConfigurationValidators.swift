@@ -45,6 +45,13 @@ enum ConfigurationValidators {
         return value
     }
 
+    /// A footer link: an `https://` URL (`http://` on loopback) or `mailto:` an address.
+    static func footerLink(_ value: String) -> String? {
+        if value.hasPrefix("mailto:") { return MailAddress(String(value.dropFirst(7))) == nil ? nil : value }
+        guard let address = WebAddress(value), address.scheme == "https" || address.isLoopback else { return nil }
+        return value
+    }
+
     /// SHA-256 fingerprints: 32 bytes of hex, with or without `:` separators, any case;
     /// normalised to `14:6D:E9:...` as `assetlinks.json` expects.
     static func fingerprint(_ value: String) -> String? {

@@ -35,6 +35,10 @@ extension LinkDomainConfiguration {
         public var accentColor = "#0b57d0"
         public var logoURL: String?
         public var supportEmail: String?
+        /// Footer links of the pages.
+        public var supportURL: String?
+        public var privacyURL: String?
+        public var termsURL: String?
         public init() {}
     }
 

@@ -37,6 +37,9 @@ extension ValidatingReader {
         branding.accentColor = validated(ConfigurationKeys.brandingAccentColor) ?? branding.accentColor
         branding.logoURL = validated(ConfigurationKeys.brandingLogoURL)
         branding.supportEmail = validated(ConfigurationKeys.brandingSupportEmail)
+        branding.supportURL = validated(ConfigurationKeys.brandingSupportURL)
+        branding.privacyURL = validated(ConfigurationKeys.brandingPrivacyURL)
+        branding.termsURL = validated(ConfigurationKeys.brandingTermsURL)
         return branding
     }
 }

@@ -6,6 +6,9 @@ enum RoutePaths {
     static let appleAssociationAtRoot = "/apple-app-site-association"
     static let androidAssociation = "/.well-known/assetlinks.json"
     static let stylesheet = "/__/static/styles.css"
+    /// The pages' icon, and where browsers look for one unasked.
+    static let favicon = "/__/static/favicon.svg"
+    static let rootFavicon = "/favicon.ico"
     /// Firebase's two email-link paths; the action path also takes the pages' form POST.
     static let emailLinks = "/__/auth/links"
     static let emailAction = "/__/auth/action"
@@ -32,5 +35,5 @@ enum RoutePaths {
     }
 
     /// Single-segment paths the router serves itself, which are never short links.
-    static let reservedSingleSegments: Set<String> = [health, readiness, metrics]
+    static let reservedSingleSegments: Set<String> = [health, readiness, metrics, rootFavicon]
 }

@@ -20,6 +20,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let metrics: LinkMetrics
     let formToken: FormToken
     let stylesheet: ImmediateResponse
+    var favicon = ImmediateResponse(status: .notFound, headers: [:])
     let customActionPath: String?
     let clock: any WallClock
     /// Takes a token from the client's rate limit before a GET asks the backend about a code:
@@ -36,6 +37,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         routes.post(RouterPath(RoutePaths.emailAction)) { request, context in await submit(request, context: context) }
         routes.get(RouterPath(RoutePaths.actionResult)) { request, _ in resultPage(request) }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
+        for path in [RoutePaths.favicon, RoutePaths.rootFavicon] { routes.get(RouterPath(path)) { _, _ in favicon.response } }
         // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),
         // short links at `/<suffix>`.
         routes.get("/") { request, context in try await legacyLink(request, context: context) }

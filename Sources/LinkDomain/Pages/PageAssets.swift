@@ -9,6 +9,8 @@ public struct PageAssets: Sendable {
     /// String tables by language code (`en` for `locales/en.json`).
     var strings: [String: [String: String]]
     var stylesheet: [UInt8]
+    /// The pages' icon (`static/favicon.svg`; the built-in one when a directory has none).
+    var favicon: [UInt8]
 
     /// The templates every page needs, by name.
     static var requiredTemplates: [String] {
@@ -74,5 +76,6 @@ public struct PageAssets: Sendable {
         }
         guard let stylesheet = file("static/styles.css") else { throw Problem(description: "\(origin) lacks static/styles.css") }
         self.stylesheet = Array(stylesheet.utf8)
+        favicon = Array((file("static/favicon.svg") ?? Self.builtInFiles["static/favicon.svg"] ?? "").utf8)
     }
 }

@@ -5,6 +5,10 @@ struct PageBuilder: Sendable {
     /// The second host "Open in app" leads to: a universal link fires only for a tap that leads
     /// to another domain.
     let pivotBaseURL: String?
+    /// This service's origin, for the https address of a page and the Smart App Banner's argument.
+    var publicBaseURL = ""
+    /// The app's name as pages say it (`branding.appName`).
+    var appName = ""
 
     func message(_ message: PageMessage, strings: PageStrings) -> MessagePage {
         var page = MessagePage(title: strings[message.keys.title], paragraphs: [strings[message.keys.body]])
@@ -19,7 +23,8 @@ struct PageBuilder: Sendable {
     /// action can finish there.
     func landing(_ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings) -> LandingPage {
         let pathAndQuery = request.ownPathAndQuery
-        var page = LandingPage(title: strings["landing_title"])
+        var page = LandingPage(title: strings["landing_title_\(link.mode.stringPrefix)"].replacingOccurrences(of: "{app}", with: appName))
+        page.appArgument = publicBaseURL + pathAndQuery
         switch target.kind {
         case .apple:
             page.openURL = pivotBaseURL.map { $0 + pathAndQuery }
@@ -35,7 +40,21 @@ struct PageBuilder: Sendable {
         if link.mode != .signIn || link.continueURL.flatMap(router.policy.allowed) != nil {
             page.webURL = Self.withParameter("web=1", pathAndQuery: pathAndQuery, hasQuery: request.requestQuery != nil)
         }
+        if let inApp = visitor.inAppBrowser {
+            // Links cannot open apps here, and intent:// mostly fails: say how to get to the real browser.
+            page.openURL = nil
+            page.inAppHelp = inAppHelp(inApp, platform: visitor.platform, strings: strings)
+            page.pageURL = publicBaseURL + pathAndQuery
+        }
         return page
+    }
+
+    /// "You are in Gmail's own browser ... open the page in Safari", in the visitor's language.
+    func inAppHelp(_ browser: InAppBrowser, platform: Platform, strings: PageStrings) -> String {
+        let source = browser.displayName.name ?? browser.displayName.key.map { strings[$0] }
+        let text = source == nil ? strings["inapp_help_generic"] : strings["inapp_help"].replacingOccurrences(of: "{source}", with: source ?? "")
+        return text.replacingOccurrences(of: "{app}", with: appName)
+            .replacingOccurrences(of: "{browser}", with: platform == .android ? "Chrome" : "Safari")
     }
 
     /// The Dynamic Links preview page; its buttons lead on with the preview skipped (`efr=1`).

@@ -54,6 +54,11 @@ struct LandingPage: PageModel, Equatable {
     var storeLabel: String?
     /// This page again with `web=1`: finish in the browser.
     var webURL: String?
+    /// In an app's own browser: how to get to Safari or Chrome, and this page's https address to open there.
+    var inAppHelp: String?
+    var pageURL: String?
+    /// The link Safari's Smart App Banner hands the app (`app-argument`).
+    var appArgument: String?
 }
 
 /// The Dynamic Links preview page shown on phones before leaving for the app or the link.

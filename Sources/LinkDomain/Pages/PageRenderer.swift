@@ -1,5 +1,44 @@
 import Mustache
 
+/// How the pages name and show the deployment's app (`branding.*`), and its App Store ID for
+/// Safari's Smart App Banner.
+public struct PageBranding: Sendable, Equatable {
+    public var appName: String
+    public var logoURL: String?
+    public var supportURL: String?
+    public var privacyURL: String?
+    public var termsURL: String?
+    public var appStoreID: String?
+
+    public init(appName: String, logoURL: String? = nil, supportURL: String? = nil, privacyURL: String? = nil, termsURL: String? = nil,
+                appStoreID: String? = nil) {
+        self.appName = appName
+        self.logoURL = logoURL
+        self.supportURL = supportURL
+        self.privacyURL = privacyURL
+        self.termsURL = termsURL
+        self.appStoreID = appStoreID
+    }
+
+    /// The configuration's: its app name (the public host without one), links, and the first Apple app's App Store ID.
+    public init(_ configuration: LinkDomainConfiguration) {
+        let branding = configuration.branding
+        self.init(appName: configuration.appName, logoURL: branding.logoURL, supportURL: branding.supportURL, privacyURL: branding.privacyURL,
+                  termsURL: branding.termsURL, appStoreID: configuration.apple.apps.lazy.compactMap(\.appStoreID).first)
+    }
+
+    /// The template's view: only what is set, so that `{{#brand.logoURL}}` skips what is not.
+    var values: [String: String] {
+        var values = ["appName": appName]
+        for (key, value) in [("logoURL", logoURL), ("supportURL", supportURL), ("privacyURL", privacyURL), ("termsURL", termsURL),
+                             ("appStoreID", appStoreID)] {
+            if let value { values[key] = value }
+        }
+        if supportURL != nil || privacyURL != nil || termsURL != nil { values["footer"] = "yes" }
+        return values
+    }
+}
+
 /// The pages' words in one language, English filling any gap.
 struct PageStrings: Sendable {
     let language: String
@@ -14,22 +53,28 @@ struct PageStrings: Sendable {
 ///
 /// Every value goes through `{{ }}`, which HTML-escapes it; templates never use `{{{ }}}`.
 public struct PageRenderer: Sendable {
-    public static let supportedLanguages = ["en", "ru", "vi", "it", "pt", "tr"]
+    public static let supportedLanguages = ["en", "ru", "vi", "it", "pt", "pt-PT", "tr"]
 
     let library: MustacheLibrary
     let strings: [String: [String: String]]
+    /// What every page shows of the deployment: `{{brand.appName}}`, `{{brand.logoURL}}` ...
+    let brand: [String: String]
 
     /// Takes the templates of `assets` (parsed when they were loaded) and their string tables.
-    public init(assets: PageAssets) {
+    public init(assets: PageAssets, branding: PageBranding = PageBranding(appName: "")) {
         var library = MustacheLibrary()
         for (name, template) in assets.templates { library.register(template, named: name) }
         self.library = library
         self.strings = assets.strings
+        self.brand = branding.values
     }
 
-    /// The supported language for a `lang` parameter (`pt-BR` → `pt`), English otherwise.
+    /// The supported language for a `lang` parameter: `pt-PT` (and `pt_pt`) is European Portuguese,
+    /// `pt` and `pt-BR` Brazilian; otherwise the primary tag (`it-CH` → `it`), English when unsupported.
     public static func language(for code: String?) -> String {
-        let primary = code?.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? "en"
+        let parts = code?.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init) ?? []
+        let primary = parts.first ?? "en"
+        if primary == "pt", parts.dropFirst().first == "pt" { return "pt-PT" }
         return supportedLanguages.contains(primary) ? primary : "en"
     }
 
@@ -40,7 +85,7 @@ public struct PageRenderer: Sendable {
 
     /// The page's HTML: the model's properties by name, plus `t` (the strings) and `lang`.
     func render(_ page: any PageModel, strings: PageStrings) -> String {
-        var context: [String: Any] = ["t": strings.table, "lang": strings.language]
+        var context: [String: Any] = ["t": strings.table, "lang": strings.language, "brand": brand]
         for child in Mirror(reflecting: page).children {
             guard let label = child.label else { continue }
             // An absent optional is no value at all: `{{#openURL}}` must skip its section.

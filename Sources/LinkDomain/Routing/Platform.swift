@@ -14,18 +14,41 @@ public enum Platform: String, Sendable, Equatable, CaseIterable {
     public var isApple: Bool { self == .iOS || self == .iPadOS }
 }
 
-/// The visitor's platform and whether they are inside a mail app's own browser.
+/// An app's own browser, where universal links and App Links do not fire and `intent://` mostly
+/// fails: the page must tell the person how to get to Safari or Chrome, in that app's words.
+public enum InAppBrowser: String, Sendable, Equatable, CaseIterable {
+    case gmail, outlook, googleApp, facebook, instagram
+    /// Any other app's web view: an iPhone browser that is not Safari-based (no `Safari/` token),
+    /// or an Android WebView (`; wv)`).
+    case other
+
+    /// The app's name as the page says it (a string key for the one that is not a brand).
+    var displayName: (name: String?, key: String?) {
+        switch self {
+        case .gmail: ("Gmail", nil)
+        case .outlook: ("Outlook", nil)
+        case .facebook: ("Facebook", nil)
+        case .instagram: ("Instagram", nil)
+        case .googleApp: (nil, "inapp_google_app")
+        case .other: (nil, nil)
+        }
+    }
+}
+
+/// The visitor's platform and whether they are inside an app's own browser.
 public struct Visitor: Sendable, Equatable {
     public var platform: Platform
-    /// Gmail's or Outlook's in-app browser: universal links and App Links do not fire there.
-    public var inAppMailBrowser: Bool
+    public var inAppBrowser: InAppBrowser?
+
+    /// Gmail's or Outlook's in-app browser: what mail recipients most often open links in.
+    public var inAppMailBrowser: Bool { inAppBrowser == .gmail || inAppBrowser == .outlook }
 
     /// A person's browser, not a scanner, a preview fetcher or a crawler: what click statistics count.
     public var isPerson: Bool { platform != .bot }
 
-    public init(platform: Platform, inAppMailBrowser: Bool = false) {
+    public init(platform: Platform, inAppBrowser: InAppBrowser? = nil) {
         self.platform = platform
-        self.inAppMailBrowser = inAppMailBrowser
+        self.inAppBrowser = inAppBrowser
     }
 }
 
@@ -42,7 +65,8 @@ public enum PlatformClassifier {
         "ms office", "google-read-aloud", "yahoo! slurp", "bingpreview",
     ]
     /// What else classification looks for, after the bot markers in the same scan.
-    private static let otherMarkers = ["gmail", "outlook-ios/", "outlook-android/", "android", "ipad", "iphone", "ipod", "macintosh", "mobile/", "safari"]
+    private static let otherMarkers = ["gmail", "outlook-ios/", "outlook-android/", "android", "ipad", "iphone", "ipod", "macintosh", "mobile/", "safari",
+                                       "gsa/", "fban", "fbav", "fb_iab", "instagram", "; wv)", "outlook"]
     private static let scanner = MarkerScanner(botMarkers + otherMarkers)
     private static let botMask: UInt64 = (1 << UInt64(botMarkers.count)) - 1
 
@@ -50,7 +74,7 @@ public enum PlatformClassifier {
     private static func bit(_ marker: String) -> UInt64 {
         1 << UInt64(botMarkers.count + otherMarkers.firstIndex(of: marker)!)
     }
-    private static let inAppMailMask = bit("gmail") | bit("outlook-ios/") | bit("outlook-android/")
+    private static let facebookMask = bit("fban") | bit("fbav") | bit("fb_iab")
     private static let android = bit("android"), iPad = bit("ipad"), iPhone = bit("iphone") | bit("ipod")
     private static let touchMac = bit("macintosh") | bit("mobile/") | bit("safari")
 
@@ -60,15 +84,34 @@ public enum PlatformClassifier {
         let found = scanner.scan(agent)
         // A preview fetcher named Outlook-iOS-LinkPreview is a bot even though it says iOS.
         if found & botMask != 0 { return Visitor(platform: .bot) }
-        let inAppMail = found & inAppMailMask != 0
-
         let hint = platformHint.map { $0.trimmingCharacters(in: .init(charactersIn: "\" ")).lowercased() }
-        if hint == "android" || found & android != 0 { return Visitor(platform: .android, inAppMailBrowser: inAppMail) }
-        if found & iPad != 0 { return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail) }
-        if found & iPhone != 0 || hint == "ios" { return Visitor(platform: .iOS, inAppMailBrowser: inAppMail) }
-        // iPadOS 13+ Safari asks for desktop sites by presenting as a Mac; only the touch-capable
-        // "Mobile/" token in a Macintosh Safari UA gives it away.
-        if found & touchMac == touchMac { return Visitor(platform: .iPadOS, inAppMailBrowser: inAppMail) }
-        return Visitor(platform: .desktop, inAppMailBrowser: inAppMail)
+        let platform: Platform
+        if hint == "android" || found & android != 0 {
+            platform = .android
+        } else if found & iPad != 0 {
+            platform = .iPadOS
+        } else if found & iPhone != 0 || hint == "ios" {
+            platform = .iOS
+        } else if found & touchMac == touchMac {
+            // iPadOS 13+ Safari asks for desktop sites by presenting as a Mac; only the touch-capable
+            // "Mobile/" token in a Macintosh Safari UA gives it away.
+            platform = .iPadOS
+        } else {
+            platform = .desktop
+        }
+        return Visitor(platform: platform, inAppBrowser: inAppBrowser(found, platform: platform))
+    }
+
+    /// Which app's own browser the marks show, if any. On iOS every browser but a web view says
+    /// `Safari/` (Chrome and Firefox for iOS too); on Android a WebView says `; wv)`.
+    private static func inAppBrowser(_ found: UInt64, platform: Platform) -> InAppBrowser? {
+        if found & bit("gmail") != 0 { return .gmail }
+        if found & (bit("outlook-ios/") | bit("outlook-android/") | bit("outlook")) != 0, platform.isMobile { return .outlook }
+        if found & bit("gsa/") != 0 { return .googleApp }
+        if found & bit("instagram") != 0 { return .instagram }
+        if found & facebookMask != 0 { return .facebook }
+        if platform.isApple, found & bit("safari") == 0 { return .other }
+        if platform == .android, found & bit("; wv)") != 0 { return .other }
+        return nil
     }
 }

@@ -27,6 +27,8 @@ public struct LinkDomainServices: Sendable {
     /// The time of day, for everything that reads it.
     let clock: any WallClock
     let renderer: PageRenderer
+    /// The pages' icon, as served.
+    let favicon: ImmediateResponse
     /// What the event loop answers without the router: association files, the stylesheet, redirects.
     let immediate: ImmediateResponder
     let formSecret: [UInt8]
@@ -48,8 +50,9 @@ public struct LinkDomainServices: Sendable {
         let mail = try MailSetup.make(configuration, queue: opened.mailQueue, clock: clock, metrics: metrics, logger: logger)
         let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
-        let renderer = PageRenderer(assets: assets)
-        let stylesheet = assets.stylesheet
+        let renderer = PageRenderer(assets: assets, branding: PageBranding(configuration))
+        // The brand's colour for the buttons, in the light scheme (the dark one keeps its own, readable accent).
+        let stylesheet = assets.stylesheet + Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(configuration.branding.accentColor); } }\n".utf8)
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, logger: logger)
@@ -58,6 +61,8 @@ public struct LinkDomainServices: Sendable {
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
                                           authBackend: InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics),
                                           linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
+                                          favicon: ImmediateResponse(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
+                                                                     body: ByteBuffer(bytes: assets.favicon)),
                                           immediate: immediate, formSecret: secret, linkEvents: linkEvents)
         services.mailOutbox = mail.outbox
         services.actionLinks = backend.actionLinks
@@ -85,7 +90,8 @@ public enum LinkDomainApplication {
     /// What every answer gets on its way out: the security headers, the request metric, the log line.
     static func finisher(_ services: LinkDomainServices) -> ResponseFinisher {
         ResponseFinisher(securityHeaders: SecurityHeaders(terminatesTLS: services.certificates != nil,
-                                                          trustedProxies: Set(services.configuration.limits.trustedProxies)),
+                                                          trustedProxies: Set(services.configuration.limits.trustedProxies),
+                                                          imageOrigin: services.configuration.branding.logoURL.flatMap(SecurityHeaders.origin)),
                          metrics: services.metrics)
     }
 
@@ -115,9 +121,10 @@ public enum LinkDomainApplication {
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
         router.addRoutes(ActionPagesController<Context>(
-            pages: PageBuilder(router: services.immediate.router, pivotBaseURL: configuration.pivotBaseURL), renderer: services.renderer,
+            pages: PageBuilder(router: services.immediate.router, pivotBaseURL: configuration.pivotBaseURL, publicBaseURL: configuration.publicBaseURL,
+                               appName: configuration.appName), renderer: services.renderer,
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents, metrics: services.metrics,
-            formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, customActionPath: configuration.actionPath,
+            formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon, customActionPath: configuration.actionPath,
             clock: services.clock,
             admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) }
         ).routes)

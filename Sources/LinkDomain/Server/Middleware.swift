@@ -37,8 +37,15 @@ struct PlainErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Headers every response carries: no script at all, nothing framed, nothing loaded from
 /// elsewhere, no Referer (pages carry codes in their URLs); and on HTTPS, HSTS.
 struct SecurityHeaders: Sendable {
-    static var contentSecurityPolicy: String {
-        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    /// The policy: images from this origin and, when the pages show a logo from elsewhere, its origin.
+    static func contentSecurityPolicy(imageOrigin: String? = nil) -> String {
+        "default-src 'none'; style-src 'self'; img-src 'self'\(imageOrigin.map { " " + $0 } ?? ""); form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    }
+
+    /// `https://host[:port]` of an https URL: what a CSP source names.
+    static func origin(_ url: String) -> String? {
+        guard let address = WebAddress(url), address.scheme == "https" else { return nil }
+        return "https://\(address.host)" + (address.port.map { ":\($0)" } ?? "")
     }
 
     /// A year; subdomains are left to their own servers.
@@ -48,6 +55,15 @@ struct SecurityHeaders: Sendable {
     let terminatesTLS: Bool
     /// Proxies whose `X-Forwarded-Proto` says whether the client used HTTPS.
     let trustedProxies: Set<String>
+    /// Built once: every response carries it.
+    let contentSecurityPolicy: String
+
+    /// - Parameter imageOrigin: the origin of the configured logo, which pages load.
+    init(terminatesTLS: Bool, trustedProxies: Set<String>, imageOrigin: String? = nil) {
+        self.terminatesTLS = terminatesTLS
+        self.trustedProxies = trustedProxies
+        contentSecurityPolicy = Self.contentSecurityPolicy(imageOrigin: imageOrigin)
+    }
 
     /// Whether the client reached us over HTTPS (directly, or through a trusted proxy that says so).
     func isHTTPS(peer: @autoclosure () -> String?, requestHeaders: HTTPFields) -> Bool {
@@ -61,7 +77,7 @@ struct SecurityHeaders: Sendable {
     func add(to headers: inout HTTPFields, peer: @autoclosure () -> String?, requestHeaders: HTTPFields) {
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "no-referrer"
-        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
         headers[.xFrameOptions] = "DENY"
         if isHTTPS(peer: peer(), requestHeaders: requestHeaders) { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
     }

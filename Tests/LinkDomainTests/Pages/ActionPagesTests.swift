@@ -145,7 +145,10 @@ struct ActionPagesTests {
                                                  extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
             let path = Self.path(link)
             let iPhone = try await client.page(path, agent: UserAgents.iPhone)
-            #expect(iPhone.title == "Open this link in the app")
+            #expect(iPhone.title == "Reset your links.example.com password")
+            #expect(iPhone.html.contains("<title>Reset your links.example.com password – links.example.com</title>"))
+            // Safari's Smart App Banner: an Open button for the app, handed this link.
+            #expect(iPhone.html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=1234567890, app-argument=https://links.example.com\(path.replacingOccurrences(of: "&", with: "&amp;"))\">"))
             #expect(iPhone.href("button") == "https://open.example.com\(path)")
             #expect(iPhone.href("button secondary") == "https://apps.apple.com/app/id1234567890")
             #expect(iPhone.href("link") == "\(path)&web=1")
@@ -162,6 +165,26 @@ struct ActionPagesTests {
         }
     }
 
+    @Test("in an app's own browser: that app's way to Safari or Chrome and the page's https address, never Safari's press-and-hold or intent://",
+          arguments: [
+              ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 GmailApp/6.0", "Gmail", "Safari"),
+              ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "an app", "Safari"),
+              ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/315.0 Mobile/15E148 Safari/604.1", "the Google app", "Safari"),
+              ("Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/125.0 Mobile Safari/537.36", "an app", "Chrome"),
+          ])
+    func inAppBrowsers(agent: String, source: String, browser: String) async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
+                                                 extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
+            let page = try await client.page(Self.path(link), agent: agent)
+            #expect(page.html.contains(source) && page.html.contains("open the page in \(browser)"))
+            #expect(!page.html.contains("press and hold") && !page.html.contains("intent://"))
+            #expect(page.html.contains("href=\"https://links.example.com\(Self.path(link).replacingOccurrences(of: "&", with: "&amp;"))\""))
+            #expect(page.href("link") != nil)  // finishing in this browser stays possible
+        }
+    }
+
     @Test("a legacy Dynamic Link on the old domain's root path reaches the same pages")
     func legacyDynamicLink() async throws {
         try await BackendHarness().run { client in
@@ -169,7 +192,7 @@ struct ActionPagesTests {
             let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com")
             let fdl = "/?link=\(ActionLinkEncoder.percentEncode(link))&apn=com.example.app&ibi=com.example.app&efr=1"
             #expect(try await client.page(fdl).title == "Choose a new password")
-            #expect(try await client.page(fdl, agent: UserAgents.iPhone).title == "Open this link in the app")
+            #expect(try await client.page(fdl, agent: UserAgents.iPhone).title == "Reset your links.example.com password")
             #expect(try await client.page("/some/old/path?link=\(ActionLinkEncoder.percentEncode(link))").title == "Choose a new password")
             #expect(try await client.page("/some/old/path").status == .notFound)
         }

@@ -4,38 +4,45 @@ import Testing
 
 @Suite("Platform detection from real user agents")
 struct PlatformClassifierTests {
-    static let cases: [(String, Platform, Bool)] = [
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1", .iOS, false),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/120.0.6099.119 Mobile/15E148 Safari/604.1", .iOS, false),
-        ("Mozilla/5.0 (iPad; CPU OS 15_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.6 Mobile/15E148 Safari/604.1", .iPadOS, false),
+    static let cases: [(String, Platform, InAppBrowser?)] = [
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1", .iOS, nil),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/120.0.6099.119 Mobile/15E148 Safari/604.1", .iOS, nil),
+        ("Mozilla/5.0 (iPad; CPU OS 15_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/15.6 Mobile/15E148 Safari/604.1", .iPadOS, nil),
         // Desktop-class iPad Safari presents as a Mac but keeps the Mobile/ token.
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1", .iPadOS, false),
-        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36", .android, false),
-        ("Mozilla/5.0 (Linux; Android 13; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36", .android, false),
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15", .desktop, false),
-        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0", .desktop, false),
-        ("Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", .desktop, false),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1", .iPadOS, nil),
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.82 Mobile Safari/537.36", .android, nil),
+        ("Mozilla/5.0 (Linux; Android 13; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36", .android, nil),
+        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15", .desktop, nil),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36 Edg/124.0.0.0", .desktop, nil),
+        ("Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0", .desktop, nil),
         // In-app mail browsers.
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 GmailApp/6.0", .iOS, true),
-        ("Mozilla/5.0 (Linux; Android 14; Pixel 7 Build/AP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0 Mobile Safari/537.36 Outlook-Android/2.0", .android, true),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 GmailApp/6.0", .iOS, .gmail),
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 7 Build/AP1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0 Mobile Safari/537.36 Outlook-Android/2.0", .android, .outlook),
+        // Other apps' own browsers: Outlook for iOS (a web view without Safari/), the Google app, Facebook, Instagram, Android WebViews.
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", .iOS, .other),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/315.0.630091404 Mobile/15E148 Safari/604.1", .iOS, .googleApp),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/466.0.0.36.107;FBBV/600000000]", .iOS, .facebook),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 331.0.2.26.99 (iPhone15,2; iOS 17_5; en_US)", .iOS, .instagram),
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/125.0 Mobile Safari/537.36", .android, .other),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/126.0 Mobile/15E148 Safari/605.1.15", .iOS, nil),
         // Scanners and previewers.
-        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", .bot, false),
-        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36", .bot, false),
-        ("Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", .bot, false),
-        ("facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", .bot, false),
-        ("WhatsApp/2.23.20.0 A", .bot, false),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Outlook-iOS-LinkPreview", .bot, false),
-        ("Barracuda Sentinel (EE)", .bot, false),
-        ("python-requests/2.31.0", .bot, false),
-        ("curl/8.5.0", .bot, false),
-        ("", .bot, false),
+        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", .bot, nil),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36", .bot, nil),
+        ("Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", .bot, nil),
+        ("facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", .bot, nil),
+        ("WhatsApp/2.23.20.0 A", .bot, nil),
+        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Outlook-iOS-LinkPreview", .bot, nil),
+        ("Barracuda Sentinel (EE)", .bot, nil),
+        ("python-requests/2.31.0", .bot, nil),
+        ("curl/8.5.0", .bot, nil),
+        ("", .bot, nil),
     ]
 
     @Test("user-agent table", arguments: cases)
-    func classify(agent: String, platform: Platform, inApp: Bool) {
+    func classify(agent: String, platform: Platform, inApp: InAppBrowser?) {
         let visitor = PlatformClassifier.classify(userAgent: agent)
         #expect(visitor.platform == platform, "\(agent)")
-        #expect(visitor.inAppMailBrowser == inApp, "\(agent)")
+        #expect(visitor.inAppBrowser == inApp, "\(agent)")
     }
 
     @Test("client hints name the platform when the user agent is reduced")

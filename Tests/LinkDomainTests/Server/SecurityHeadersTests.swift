@@ -31,7 +31,7 @@ struct SecurityHeadersTests {
             for (path, method, headers, body, status) in Self.requests {
                 try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
                     #expect(response.status == status, "\(method) \(path.prefix(60))")
-                    #expect(response.headers[.contentSecurityPolicy] == SecurityHeaders.contentSecurityPolicy, "\(status)")
+                    #expect(response.headers[.contentSecurityPolicy] == SecurityHeaders.contentSecurityPolicy(), "\(status)")
                     #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(status)")
                     #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer", "\(status)")
                     #expect(response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY", "\(status)")
