@@ -44,7 +44,20 @@ struct AppleAppSiteAssociation: Encodable, Equatable {
     var webcredentials: AppList?
     var appclips: AppList?
 
-    init(apps: [AppleApp]) {
+    /// With short links on, the app also opens them (`/<suffix>`) and legacy long links (`/?link=`):
+    /// every path but the service's own, which the exclusions keep in the browser.
+    static let shortLinkComponents: [Component] = [
+        Component(path: "/__/*", exclude: true, comment: "the service's pages and assets"),
+        Component(path: "/.well-known/*", exclude: true),
+        Component(path: "/v1/*", exclude: true, comment: "the service's APIs"),
+        Component(path: "/identitytoolkit.googleapis.com/*", exclude: true),
+        Component(path: "/securetoken.googleapis.com/*", exclude: true),
+        Component(path: "/www.googleapis.com/*", exclude: true),
+        Component(path: "/emulator/*", exclude: true),
+    ] + ["/healthz", "/readyz", "/metrics", "/favicon.ico", "/apple-app-site-association"].map { Component(path: $0, exclude: true) }
+        + [Component(path: "/*", comment: "short links and Dynamic Links long links")]
+
+    init(apps: [AppleApp], claimsShortLinks: Bool = false) {
         let details = apps.map { app in
             var components = Self.emailActionPaths.map { Component(path: $0.pattern, comment: $0.comment) }
             var legacyPaths = Self.emailActionPaths.map(\.pattern)
@@ -55,6 +68,10 @@ struct AppleAppSiteAssociation: Encodable, Equatable {
                     components.append(Component(path: pattern))
                 }
                 legacyPaths.append(pattern)
+            }
+            if claimsShortLinks {
+                components += Self.shortLinkComponents
+                legacyPaths += Self.shortLinkComponents.map { ($0.exclude == true ? "NOT " : "") + $0.path }
             }
             return Detail(appIDs: [app.appID], components: components, appID: app.appID, paths: legacyPaths)
         }

@@ -52,7 +52,7 @@ public struct AssociationFiles: Sendable, Equatable {
             if !validator.problems.isEmpty { throw ConfigurationError(problems: validator.problems) }
             appleBytes = Array(data)
         } else {
-            appleBytes = Self.encode(AppleAppSiteAssociation(apps: configuration.apple.apps))
+            appleBytes = Self.encode(AppleAppSiteAssociation(apps: configuration.apple.apps, claimsShortLinks: !configuration.shortLinks.apiKeys.isEmpty))
         }
         if appleBytes.count > Self.appleSizeLimit {
             throw ConfigurationError(problems: [

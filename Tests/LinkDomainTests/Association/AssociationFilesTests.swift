@@ -120,6 +120,28 @@ struct AssociationFilesTests {
         #expect(details?.map { $0["appIDs"] as? [String] } == [["ABCDE12345.com.example.mail"], ["ZYXWV98765.com.example.shop"]])
     }
 
+    @Test("with short links on, the app also opens short links and legacy long links, and none of the service's own paths")
+    func shortLinkPaths() throws {
+        let configuration = try Fixtures.load(#"""
+            {"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}, "shortLinks": {"apiKeys": ["0123456789abcdef0123"]}}
+            """#)
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(try AssociationFiles(configuration: configuration).apple.bytes))
+        guard case .object(let root) = document, case .object(let links)? = root["applinks"], case .list(let details)? = links["details"],
+            case .object(let entry)? = details.first
+        else { Issue.record("no applinks entry"); return }
+        for path in ["/abc123", "/", "/some/old/path", "/__/auth/links", "/__/auth/action"] {
+            #expect(AppleAssociationPatterns.handles(path, entry: entry), "\(path)")
+            #expect(AppleAssociationPatterns.handles(path, entry: entry.filter { $0.key == "paths" }), "legacy: \(path)")
+        }
+        for path in ["/__/auth/done", "/__/static/styles.css", "/healthz", "/v1/shortLinks", "/.well-known/assetlinks.json", "/favicon.ico",
+                     "/identitytoolkit.googleapis.com/v1/accounts:signUp"] {
+            #expect(!AppleAssociationPatterns.handles(path, entry: entry), "\(path)")
+        }
+        // Without short links, only the email links.
+        let plain = try AssociationFiles(configuration: Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}"#))
+        #expect(!plain.apple.text.contains("\"/*\""))
+    }
+
     @Test("with no apps the files are still valid, empty documents")
     func noApps() throws {
         let files = try AssociationFiles(configuration: LinkDomainConfiguration(publicBaseURL: "https://l.example.com"))
