@@ -22,8 +22,9 @@ BINARY = ROOT / ".build" / "debug" / "linkdomain"
 POSTGRES = os.environ.get("TEST_POSTGRES_URL")
 
 
-def chromium(user_agent):
-    """Headless Chromium with JavaScript off (the pages must work without it), as `user_agent`."""
+def chromium(user_agent, javascript=False):
+    """Headless Chromium as `user_agent`, with JavaScript off (the pages must work without it)
+    unless a test injects its own script (axe-core)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -32,7 +33,8 @@ def chromium(user_agent):
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=480,860", "--lang=en-US"]:
         options.add_argument(argument)
     options.add_argument(f"--user-agent={user_agent}")
-    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
