@@ -33,6 +33,8 @@ def server():
         "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app", "appStoreID": "1234567890"}]},
         "authorizedDomains": ["127.0.0.1", "localhost"],
         "storage": {"sqlitePath": "auth.sqlite"},
+        "branding": {"appName": "Example", "supportURL": "https://example.com/help", "privacyURL": "https://example.com/privacy",
+                     "termsURL": "https://example.com/terms"},
     })
     yield server.base
     server.stop()
@@ -68,9 +70,19 @@ def chrome():
     driver.quit()
 
 
-def shot(driver, name):
+def shot(driver, name, desktop=False):
+    """`name.png` in the light scheme and `name-dark.png` in the dark one; with `desktop`, also
+    `name-desktop.png` in a desktop-sized window."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+    for scheme, suffix in [("light", ""), ("dark", "-dark")]:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        driver.save_screenshot(str(SHOTS / f"{name}{suffix}.png"))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    if desktop:
+        size = driver.get_window_size()
+        driver.set_window_size(1280, 800)
+        driver.save_screenshot(str(SHOTS / f"{name}-desktop.png"))
+        driver.set_window_size(size["width"], size["height"])
 
 
 def heading(driver):
@@ -89,7 +101,7 @@ def test_password_reset_by_clicking(server, chrome):
     chrome.get(link(server, "PASSWORD_RESET", "reset@example.com", continueUrl=f"{server}/healthz"))
     assert wait_for(chrome, "Choose a new password")
     assert "reset@example.com" in chrome.page_source
-    shot(chrome, "reset-password")
+    shot(chrome, "reset-password", desktop=True)
     chrome.find_element(By.ID, "new-password").send_keys("new password")
     chrome.find_element(By.ID, "confirm-password").send_keys("other password")
     chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
@@ -142,10 +154,25 @@ def test_landing_page_on_iphone(server):
     try:
         call(server, "accounts:signUp", {"email": "phone@example.com", "password": "password 1"})
         driver.get(link(server, "PASSWORD_RESET", "phone@example.com", iOSBundleId="com.example.app"))
-        assert wait_for(driver, "Reset your 127.0.0.1 password")
+        assert wait_for(driver, "Reset your Example password")
         assert driver.find_element(By.LINK_TEXT, "Open in the app").get_attribute("href").startswith("https://open.example.com/__/auth/links?link=")
         shot(driver, "landing-iphone")
+        assert driver.title == "Reset your Example password – Example"
         driver.find_element(By.PARTIAL_LINK_TEXT, "Continue in this browser").click()
         assert wait_for(driver, "Choose a new password")
+    finally:
+        driver.quit()
+
+
+def test_landing_page_in_gmail_on_iphone(server):
+    """Gmail's own browser cannot open the app: the page says how to get to Safari instead."""
+    driver = browser(IPHONE.replace("Version/17.5 Mobile/15E148 Safari/604.1", "Mobile/15E148 GmailApp/6.0"))
+    try:
+        call(server, "accounts:signUp", {"email": "gmail@example.com", "password": "password 1"})
+        driver.get(link(server, "PASSWORD_RESET", "gmail@example.com", iOSBundleId="com.example.app"))
+        assert wait_for(driver, "Reset your Example password")
+        assert "Gmail" in driver.page_source and "open the page in Safari" in driver.page_source
+        assert "press and hold" not in driver.page_source
+        shot(driver, "landing-gmail")
     finally:
         driver.quit()

@@ -106,7 +106,10 @@ def test_sign_in_verify_and_change_email_in_every_language(relay, server, langua
     embedded(server.base, "accounts:update", {"oobCode": code})
     notice = parse(relay.wait_for(before + 1, timeout=15)[before])
     assert notice["To"].addresses[0].addr_spec == address
-    assert "mode=recoverEmail" in link_in(notice)
+    recover_link = link_in(notice)
+    # The notice, and the page its link opens, speak the language the change was confirmed in.
+    assert "mode=recoverEmail" in recover_link and f"lang={language}" in recover_link
+    assert notice["Subject"] == STRINGS[language]["recover_email_subject"].replace("{app}", "Example App")
 
 
 def test_unknown_address_gets_the_same_answer_and_no_mail(relay, server):

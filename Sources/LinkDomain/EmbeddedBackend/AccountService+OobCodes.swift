@@ -130,8 +130,10 @@ extension AccountService {
             user.emailVerified = true
             try await update(user)
             if let oldEmail {
+                // The notice speaks the language the change was confirmed in (the confirming link's `lang`).
+                let language = try? LinkParser.parse(url: record.link).get().languageCode
                 _ = try await issueCode(.recoverEmail, email: oldEmail, newEmail: record.email, localID: user.localID,
-                                        settings: ActionCodeSettings(), context: CallContext(tenantID: user.tenantID))
+                                        settings: ActionCodeSettings(), context: CallContext(tenantID: user.tenantID, languageCode: language))
             }
             return accountSummary(user)
         case .recoverEmail:

@@ -66,7 +66,7 @@ extension ActionPagesController {
         } catch .rejected(let refusal) where refusal.code == .weakPassword && mode == .resetPassword {
             return await modePage(link, language: language, context: context, error: strings["weak_password"], status: .badRequest)
         } catch {
-            return failure(error, language: language, context: context)
+            return failure(error, language: language, context: context, link: link)
         }
         metrics.codeSpent(mode: mode)
         // Post/Redirect/Get: a reload or Back shows the result again instead of posting a spent code.

@@ -28,9 +28,11 @@ extension ActionPagesController {
         do {
             info = try await backend.checkCode(link.oobCode, context: BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID))
         } catch {
-            return failure(error, language: language, context: context)
+            return failure(error, language: language, context: context, link: link)
         }
-        guard info.requestType == link.mode.requestType.rawValue else { return message(.invalidCode, language: language) }
+        guard info.requestType == link.mode.requestType.rawValue else {
+            return message(.invalidCode, language: language, backTo: link.continueURL.flatMap(router.policy.allowed))
+        }
         let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, issuedAt: clock.nowSeconds)
         let strings = renderer.strings(language)
         return html(status, pages.modeForm(link, email: info.email, newEmail: info.newEmail, formToken: token, error: error, strings: strings),

@@ -3,18 +3,19 @@ import Hummingbird
 
 /// What every page shares: message pages, HTML responses, the form cookie and the visitor's language.
 extension ActionPagesController {
-    func message(_ message: PageMessage, language: String) -> Response {
+    /// - Parameter backTo: the link's continue URL, already allowed by the policy, for a way back from an error.
+    func message(_ message: PageMessage, language: String, backTo: String? = nil) -> Response {
         let strings = renderer.strings(language)
-        return html(message.status, pages.message(message, strings: strings), strings: strings)
+        return html(message.status, pages.message(message, strings: strings, backTo: backTo), strings: strings)
     }
 
     /// The page for a backend's refusal or failure; codes the pages do not expect are logged.
-    func failure(_ error: BackendError, language: String, context: Context) -> Response {
+    func failure(_ error: BackendError, language: String, context: Context, link: ActionLink? = nil) -> Response {
         let page = PageMessage(error)
         if page == .refused, case .rejected(let refusal) = error {
             context.logger.warning("backend refused an action", metadata: ["code": .string(refusal.spelling)])
         }
-        return message(page, language: language)
+        return message(page, language: language, backTo: link?.continueURL.flatMap(router.policy.allowed))
     }
 
     func html(_ status: HTTPResponse.Status, _ page: any PageModel, strings: PageStrings) -> Response {

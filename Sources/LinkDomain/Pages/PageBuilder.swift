@@ -10,11 +10,16 @@ struct PageBuilder: Sendable {
     /// The app's name as pages say it (`branding.appName`).
     var appName = ""
 
-    func message(_ message: PageMessage, strings: PageStrings) -> MessagePage {
+    /// - Parameter backTo: an allowed continue URL: an error page leads back there ("Back to example.com")
+    ///   instead of being a dead end.
+    func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil) -> MessagePage {
         var page = MessagePage(title: strings[message.keys.title], paragraphs: [strings[message.keys.body]])
         if case .done(_, let continueURL?) = message {
             page.actionURL = continueURL
             page.actionLabel = strings["continue_button"]
+        } else if let backTo, let host = WebAddress(backTo)?.host {
+            page.actionURL = backTo
+            page.actionLabel = strings["back_to_site"].replacingOccurrences(of: "{site}", with: host)
         }
         return page
     }

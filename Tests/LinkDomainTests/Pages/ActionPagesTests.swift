@@ -297,6 +297,12 @@ struct ActionPagesTests {
             #expect(expiredPage.title == "This link has expired")
             let invalid = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k")
             #expect(invalid.status == .badRequest && invalid.title == "This link has already been used or is not valid")
+            #expect(invalid.href("button") == nil)  // no continue URL: nowhere to go back to
+            // With an allowed continue URL an error page is no dead end; a refused one offers nothing.
+            let back = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k&continueUrl=https%3A%2F%2Fapp.example.com%2Fhome")
+            #expect(back.href("button") == "https://app.example.com/home" && back.html.contains(">Back to app.example.com</a>"))
+            let elsewhere = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k&continueUrl=https%3A%2F%2Fevil.example.net%2F")
+            #expect(elsewhere.href("button") == nil)
             let disabledLink = try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com")
             _ = try await client.admin("accounts:update", ["localId": user.string("localId")!, "disableUser": true])
             let disabledPage = try await client.page(Self.path(disabledLink))
