@@ -25,6 +25,15 @@ struct SecurityHeadersTests {
         ("/" + String(repeating: "a", count: 9000), .get, [:], nil, .uriTooLong),
     ]
 
+    @Test("a configured logo's origin, and only it, may be loaded as an image")
+    func logoOrigin() {
+        #expect(SecurityHeaders.origin("https://cdn.example.com:8443/brand/logo.png?v=2") == "https://cdn.example.com:8443")
+        #expect(SecurityHeaders.origin("http://cdn.example.com/logo.png") == nil)
+        let headers = SecurityHeaders(terminatesTLS: false, trustedProxies: [], imageOrigin: "https://cdn.example.com")
+        #expect(headers.contentSecurityPolicy.contains("img-src 'self' https://cdn.example.com;"))
+        #expect(SecurityHeaders(terminatesTLS: false, trustedProxies: []).contentSecurityPolicy.contains("img-src 'self';"))
+    }
+
     @Test("Content-Security-Policy, nosniff, no-referrer and DENY on every answer")
     func everyStatus() async throws {
         try await LinkDomainApplication.build(try await Fixtures.services(), logger: .init(label: "test")).test(.live) { client in
