@@ -58,3 +58,24 @@ def test_verify_email_from_the_mail(setup):
     assert heading_is(driver, "Your email address has been verified")
     status, looked_up = call(server.base, "/identitytoolkit.googleapis.com/v1/accounts:lookup", {"idToken": account["idToken"]})
     assert status == 200 and looked_up["users"][0]["emailVerified"] is True
+
+
+def test_after_restoring_an_address_the_page_mails_a_password_change(setup):
+    """The recover page says to change the password: its result page has the button that does it."""
+    server, relay, driver = setup
+    account = sign_up(server.base, "restored@example.com")
+    change = mailed_link(server, relay, {"requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": account["idToken"],
+                                         "newEmail": "taken-over@example.com"})
+    before = len(relay.messages)
+    call(server.base, "/identitytoolkit.googleapis.com/v1/accounts:update", {"oobCode": change.split("oobCode=")[1].split("&")[0]})
+    recover = link_in(parse(relay.wait_for(before + 1, timeout=15)[before]))
+    driver.get(recover)
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    assert heading_is(driver, "Your email address has been restored")
+    driver.refresh()  # the result page, reloaded, still offers the change
+    before = len(relay.messages)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/__/auth/reset-request'] button").click()
+    assert heading_is(driver, "Check your email")
+    reset = parse(relay.wait_for(before + 1, timeout=15)[before])
+    assert reset["To"].addresses[0].addr_spec == "restored@example.com"
+    assert "mode=resetPassword" in link_in(reset)

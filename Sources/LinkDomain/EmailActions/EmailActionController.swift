@@ -7,13 +7,12 @@ import NIOCore
 /// its own host, writes the mail and queues it; the answer does not say whether the address has
 /// an account.
 struct EmailActionController<Context: RequestContext>: Sendable {
-    /// Where mails go; nil when no mail is configured (the API then says so).
-    let outbox: MailOutbox?
-    /// Where links come from; nil when the backend cannot make them (Google without a service account).
-    let links: (any ActionLinkSource)?
+    /// Nil when mail is off (no relay in a deployment) or the backend cannot make links (Google
+    /// without a service account); `unavailable` says which.
+    let sender: EmailActionSender?
+    let unavailable: String
     /// The API keys apps may call with (`backend.apiKey` and `backend.apiKeys`).
     let apiKeys: [String]
-    let encoder: ActionLinkEncoder
     /// Mails one client address may ask for an hour (each recipient's budget is the outbox's).
     let perClient: RateLimiter
     let clientAddress: @Sendable (Request, Context) -> String
@@ -37,10 +36,7 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         let key = request.uri.queryParameters["key"].map(String.init) ?? request.headers[.googAPIKey]
         guard let key, !key.isEmpty else { throw IdentityToolkitError.missingAPIKey }
         guard apiKeys.contains(where: { ConstantTime.equal($0.utf8, key.utf8) }) else { throw IdentityToolkitError.invalidAPIKey }
-        guard let outbox, let links else {
-            throw IdentityToolkitError(.operationNotAllowed, detail: outbox == nil
-                ? "this link domain sends no mail: set mail.smtpURL" : "the backend cannot make links: set backend.serviceAccountFile")
-        }
+        guard let sender else { throw IdentityToolkitError(.operationNotAllowed, detail: unavailable) }
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
@@ -58,43 +54,17 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         case .email(let address):
             email = address
         case .idToken(let token):
-            let account = try await backendCall { () async throws(BackendError) in try await links.verify(idToken: token, tenantID: action.tenantID) }
-            guard let address = account.email else { throw IdentityToolkitError.missingEmail }
+            guard let address = try await sender.verify(idToken: token, tenantID: action.tenantID).email else { throw IdentityToolkitError.missingEmail }
             email = address
         }
         // An email change's code goes to the new address: following it proves the person owns it.
         let recipientText = action.newEmail ?? email
-        let answer = GetOobConfirmationCodeResponse(email: recipientText)
         guard let recipient = MailAddress(recipientText) else { throw IdentityToolkitError(.invalidEmail) }
-        if await !outbox.admit(recipient.value) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
-
+        if await !sender.outbox.admit(recipient.value) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
         let linkRequest = ActionLinkRequest(requestType: action.requestType, email: email, newEmail: action.newEmail, settings: action.settings,
                                             tenantID: action.tenantID, languageCode: action.languageCode)
-        guard let backendLink = try await backendCall({ () async throws(BackendError) in try await links.actionLink(linkRequest) }) else {
-            // No account (a reset for an unknown address): the same answer, and no mail.
-            return Response.json(answer)
-        }
-        guard case .success(let parsed) = LinkParser.parse(url: backendLink) else {
-            throw IdentityToolkitError(.internalError, detail: "the backend's link could not be read", status: .badGateway)
-        }
-        let parameters = ActionLinkEncoder.Parameters(
-            apiKey: parsed.apiKey ?? key, mode: parsed.mode.rawValue, oobCode: parsed.oobCode, continueURL: parsed.continueURL,
-            languageCode: parsed.languageCode ?? action.languageCode, tenantID: parsed.tenantID)
-        let link = action.opensInApp ? encoder.appLink(parameters) : encoder.actionURL(parameters)
-        try await outbox.send(MailComposer.Content(
-            kind: MailKind(action.requestType), language: action.languageCode, recipient: recipient,
-            email: recipientText, newEmail: action.requestType == .verifyAndChangeEmail ? email : nil, link: link))
-        return Response.json(answer)
-    }
-
-    /// A backend call whose refusal is passed on in Identity Toolkit's words, and whose failure is a 503.
-    private func backendCall<T>(_ call: () async throws(BackendError) -> T) async throws(IdentityToolkitError) -> T {
-        do {
-            return try await call()
-        } catch .rejected(let refusal) {
-            throw IdentityToolkitError(refusal.code ?? .internalError, detail: refusal.detail)
-        } catch {
-            throw IdentityToolkitError(.internalError, detail: "the auth backend is unavailable", status: .serviceUnavailable)
-        }
+        // No account (a reset for an unknown address): the same answer, and no mail.
+        _ = try await sender.send(linkRequest, to: recipient, apiKey: key, opensInApp: action.opensInApp)
+        return Response.json(GetOobConfirmationCodeResponse(email: recipientText))
     }
 }

@@ -14,6 +14,8 @@ enum RoutePaths {
     static let emailAction = "/__/auth/action"
     /// Where a completed form redirects: the signed result page (Post/Redirect/Get).
     static let actionResult = "/__/auth/done"
+    /// The result page's "send me a link to change my password" (after an address was restored).
+    static let resetRequest = "/__/auth/reset-request"
     /// The Firebase Auth emulator's action path, so links it would mail work here too.
     static let emulatorAction = "/emulator/action"
     static let health = "/healthz"

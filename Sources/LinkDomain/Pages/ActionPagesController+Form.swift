@@ -50,6 +50,7 @@ extension ActionPagesController {
         link.languageCode = language
         let backendContext = BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID)
         let strings = renderer.strings(language)
+        var applied: CodeInfo?
         do {
             if mode == .resetPassword {
                 let password = form.newPassword ?? ""
@@ -61,7 +62,7 @@ extension ActionPagesController {
                 }
                 _ = try await backend.resetPassword(code: code, newPassword: password, context: backendContext)
             } else {
-                _ = try await backend.applyCode(code, expecting: mode.requestType.rawValue, context: backendContext)
+                applied = try await backend.applyCode(code, expecting: mode.requestType.rawValue, context: backendContext)
             }
         } catch .rejected(let refusal) where refusal.code == .weakPassword && mode == .resetPassword {
             return await modePage(link, language: language, context: context, error: strings["weak_password"], status: .badRequest)
@@ -71,6 +72,8 @@ extension ActionPagesController {
         metrics.codeSpent(mode: mode)
         // Post/Redirect/Get: a reload or Back shows the result again instead of posting a spent code.
         let continueURL = link.continueURL.flatMap(router.policy.allowed)
-        return ImmediateResponse.redirect(.seeOther, to: resultLocation(mode: mode, language: language, continueURL: continueURL)).response
+        // After an address was restored the result page offers a password change for it (when mail can be sent).
+        let restored = mode == .recoverEmail && requestPasswordReset != nil ? applied?.email : nil
+        return ImmediateResponse.redirect(.seeOther, to: resultLocation(mode: mode, language: language, continueURL: continueURL, email: restored)).response
     }
 }

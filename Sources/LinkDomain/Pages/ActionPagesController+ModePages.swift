@@ -9,17 +9,50 @@ extension ActionPagesController {
     func resultPage(_ request: Request) -> Response {
         let query = QueryString(Substring(request.uri.query ?? ""))
         let language = PageRenderer.language(for: query["lang"])
+        let email = query["email"]
         guard let modeName = query["mode"], let mode = ActionMode(rawValue: modeName), let token = query["t"],
-            formToken.isValidResult(token, mode: modeName, language: language, continueURL: query["continueUrl"], now: clock.nowSeconds)
+            formToken.isValidResult(token, mode: modeName, language: language, continueURL: query["continueUrl"], email: email, now: clock.nowSeconds)
         else { return message(.notALink, language: language) }
-        return message(.done(mode, continueURL: query["continueUrl"].flatMap(router.policy.allowed)), language: language)
+        let strings = renderer.strings(language)
+        var page = pages.message(.done(mode, continueURL: query["continueUrl"].flatMap(router.policy.allowed)), strings: strings)
+        // The address is back: offer the password change the page advises, mailed to that address.
+        if mode == .recoverEmail, let email, requestPasswordReset != nil {
+            page.resetRequest = ResetRequestForm(fields: [
+                HiddenField(name: "email", value: email), HiddenField(name: "lang", value: language),
+                HiddenField(name: "t", value: formToken.resetRequestToken(email: email, issuedAt: clock.nowSeconds)),
+            ])
+        }
+        return html(.ok, page, strings: strings)
+    }
+
+    /// The POST of "send me a link to change my password": mails a reset link to the restored address.
+    func requestReset(_ request: Request) async -> Response {
+        guard let body = try? await request.body.collect(upTo: PageForm.maximumBytes),
+            let form = try? URLEncodedFormDecoder().decode(ResetRequestFields.self, from: String(buffer: body))
+        else { return message(.notALink, language: "en") }
+        let language = PageRenderer.language(for: form.lang)
+        if let site = request.headers[.secFetchSite], site != "same-origin" { return message(.formExpired, language: language) }
+        guard let requestPasswordReset, formToken.isValidResetRequest(form.t, email: form.email, now: clock.nowSeconds) else {
+            return message(.formExpired, language: language)
+        }
+        // The same answer whether or not a mail went: the page reveals nothing about the address.
+        _ = await requestPasswordReset(form.email, language)
+        return message(.resetRequested, language: language)
+    }
+
+    struct ResetRequestFields: Decodable {
+        var email: String
+        var lang: String?
+        var t: String
     }
 
     /// Where a completed form sends the browser (303): the signed result page.
-    func resultLocation(mode: ActionMode, language: String, continueURL: String?) -> String {
+    func resultLocation(mode: ActionMode, language: String, continueURL: String?, email: String? = nil) -> String {
         var pairs = [("mode", mode.rawValue), ("lang", language)]
         if let continueURL { pairs.append(("continueUrl", continueURL)) }
-        pairs.append(("t", formToken.resultToken(mode: mode.rawValue, language: language, continueURL: continueURL, issuedAt: clock.nowSeconds)))
+        if let email { pairs.append(("email", email)) }
+        pairs.append(("t", formToken.resultToken(mode: mode.rawValue, language: language, continueURL: continueURL, email: email,
+                                                 issuedAt: clock.nowSeconds)))
         return RoutePaths.actionResult + "?" + pairs.map { "\($0)=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
     }
 

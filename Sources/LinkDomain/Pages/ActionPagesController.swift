@@ -26,6 +26,8 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     /// Takes a token from the client's rate limit before a GET asks the backend about a code:
     /// nil when allowed, else the seconds to wait.
     var admitBackendCall: @Sendable (Request, Context) async -> Int? = { _, _ in nil }
+    /// Mails a password-reset link to an address (`email`, `language`), when mail is on; true when one went.
+    var requestPasswordReset: (@Sendable (String, String) async -> Bool)?
 
     var router: LinkRouter { pages.router }
 
@@ -36,6 +38,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         }
         routes.post(RouterPath(RoutePaths.emailAction)) { request, context in await submit(request, context: context) }
         routes.get(RouterPath(RoutePaths.actionResult)) { request, _ in resultPage(request) }
+        routes.post(RouterPath(RoutePaths.resetRequest)) { request, _ in await requestReset(request) }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
         for path in [RoutePaths.favicon, RoutePaths.rootFavicon] { routes.get(RouterPath(path)) { _, _ in favicon.response } }
         // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),

@@ -34,13 +34,23 @@ struct FormToken: Sendable {
         verify(token, ["form", mode, code], now: now, lifetime: Self.lifetimeSeconds)
     }
 
-    /// The token of a result page: the completed action's mode, language and continue URL.
-    func resultToken(mode: String, language: String, continueURL: String?, issuedAt: Int64) -> String {
-        sign(["done", mode, language, continueURL ?? ""], issuedAt: issuedAt)
+    /// The token of a result page: the completed action's mode, language, continue URL and (after an
+    /// address was restored) the address.
+    func resultToken(mode: String, language: String, continueURL: String?, email: String? = nil, issuedAt: Int64) -> String {
+        sign(["done", mode, language, continueURL ?? "", email ?? ""], issuedAt: issuedAt)
     }
 
-    func isValidResult(_ token: String, mode: String, language: String, continueURL: String?, now: Int64) -> Bool {
-        verify(token, ["done", mode, language, continueURL ?? ""], now: now, lifetime: Self.resultLifetimeSeconds)
+    func isValidResult(_ token: String, mode: String, language: String, continueURL: String?, email: String? = nil, now: Int64) -> Bool {
+        verify(token, ["done", mode, language, continueURL ?? "", email ?? ""], now: now, lifetime: Self.resultLifetimeSeconds)
+    }
+
+    /// The token of the "send me a link to change my password" form: that address, for an hour.
+    func resetRequestToken(email: String, issuedAt: Int64) -> String {
+        sign(["reset-request", email], issuedAt: issuedAt)
+    }
+
+    func isValidResetRequest(_ token: String, email: String, now: Int64) -> Bool {
+        verify(token, ["reset-request", email], now: now, lifetime: Self.lifetimeSeconds)
     }
 
     /// `issuedAt.MAC`, the MAC over the parts (length-prefixed, so no two lists sign alike) and the time.

@@ -19,6 +19,8 @@ enum PageMessage: Equatable {
     case bodyTooLarge
     /// The action is done; `continueURL` (already allowed by the policy) is offered as a button.
     case done(ActionMode, continueURL: String?)
+    /// A password-reset link was asked for from the page (sent if the address has an account).
+    case resetRequested
 
     var status: HTTPResponse.Status {
         switch self {
@@ -26,7 +28,7 @@ enum PageMessage: Equatable {
         case .unavailable: .serviceUnavailable
         case .timedOut: .gatewayTimeout
         case .badGateway: .badGateway
-        case .signInInstructions, .neutral, .done: .ok
+        case .signInInstructions, .neutral, .done, .resetRequested: .ok
         case .expiredCode: .gone
         case .disabledAccount, .formExpired: .forbidden
         case .unknownAccount: .notFound
@@ -50,6 +52,7 @@ enum PageMessage: Equatable {
         case .unknownAccount: ("error_account_title", "error_account_body")
         case .refused, .bodyTooLarge: ("error_generic_title", "error_generic_body")
         case .formExpired: ("error_form_title", "error_form_body")
+        case .resetRequested: ("reset_requested_title", "reset_requested_body")
         case .done(let mode, _): ("\(mode.stringPrefix)_done_title", "\(mode.stringPrefix)_done_body")
         }
     }

@@ -22,6 +22,13 @@ struct MessagePage: PageModel, Equatable {
     /// A button that leads on (the continue URL after a completed action).
     var actionURL: String?
     var actionLabel: String?
+    /// After an address was restored: a button that mails the account a password-reset link.
+    var resetRequest: ResetRequestForm?
+}
+
+/// The hidden fields of the "send me a link to change my password" form.
+struct ResetRequestForm: Sendable, Equatable {
+    var fields: [HiddenField]
 }
 
 /// The form that completes a verify-email, recover-email or change-email action.

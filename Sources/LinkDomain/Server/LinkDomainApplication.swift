@@ -39,6 +39,12 @@ public struct LinkDomainServices: Sendable {
     /// Where the email action API gets its links.
     var actionLinks: (any ActionLinkSource)?
 
+    /// What sends email actions' mails, when both mail and links are available.
+    var emailActionSender: EmailActionSender? {
+        guard let mailOutbox, let actionLinks else { return nil }
+        return EmailActionSender(outbox: mailOutbox, links: actionLinks, encoder: ActionLinkEncoder(baseURL: configuration.publicBaseURL))
+    }
+
     /// Opens the backend the configuration names and loads the page templates (and builds the
     /// association files, unless the caller already has).
     public static func make(configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
@@ -113,10 +119,11 @@ public enum LinkDomainApplication {
                                                        linkEvents: services.linkEvents, clock: services.clock).routes)
         router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
         let configuration = services.configuration
+        let emailActions = services.emailActionSender
         router.addRoutes(EmailActionController<Context>(
-            outbox: services.mailOutbox, links: services.actionLinks,
+            sender: emailActions,
+            unavailable: services.mailOutbox == nil ? "this link domain sends no mail: set mail.smtpURL" : "the backend cannot make links: set backend.serviceAccountFile",
             apiKeys: Array(Set(configuration.backend.clientAPIKeys + [configuration.backend.apiKey])),
-            encoder: ActionLinkEncoder(baseURL: configuration.publicBaseURL),
             perClient: RateLimiter(perHour: configuration.mail.perClientPerHour),
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
@@ -126,9 +133,22 @@ public enum LinkDomainApplication {
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents, metrics: services.metrics,
             formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon, customActionPath: configuration.actionPath,
             clock: services.clock,
-            admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) }
+            admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) },
+            requestPasswordReset: passwordResetMailer(emailActions, apiKey: configuration.backend.apiKey)
         ).routes)
         return router
+    }
+
+    /// The pages' "send me a link to change my password": a reset link mailed to the address,
+    /// within its per-recipient budget; nil when no mail can be sent.
+    static func passwordResetMailer(_ sender: EmailActionSender?, apiKey: String) -> (@Sendable (String, String) async -> Bool)? {
+        guard let sender else { return nil }
+        return { email, language in
+            guard let address = MailAddress(email), await sender.outbox.admit(address.value) else { return false }
+            let reset = ActionLinkRequest(requestType: .passwordReset, email: address.value, newEmail: nil, settings: [:], tenantID: nil,
+                                          languageCode: language)
+            return (try? await sender.send(reset, to: address, apiKey: apiKey, opensInApp: false)) ?? false
+        }
     }
 
     public static func build(
