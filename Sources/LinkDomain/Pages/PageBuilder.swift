@@ -12,8 +12,12 @@ struct PageBuilder: Sendable {
 
     /// - Parameter backTo: an allowed continue URL: an error page leads back there ("Back to example.com")
     ///   instead of being a dead end.
-    func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil) -> MessagePage {
+    ///   - mode: the link's mode, when the page is about a link: an error then says what the link was for.
+    func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil, mode: ActionMode? = nil) -> MessagePage {
         var page = MessagePage(title: strings[message.keys.title], paragraphs: [strings[message.keys.body]])
+        if let mode, message.status.code >= 400 {
+            page.purpose = strings["landing_title_\(mode.stringPrefix)"].replacingOccurrences(of: "{app}", with: appName)
+        }
         if case .done(_, let continueURL?) = message {
             page.actionURL = continueURL
             page.actionLabel = strings["continue_button"]

@@ -18,6 +18,8 @@ struct HiddenField: Sendable, Equatable {
 struct MessagePage: PageModel, Equatable {
     static let template = "message"
     var title: String
+    /// What the link was for, above an error about it ("Reset your Example password").
+    var purpose: String?
     var paragraphs: [String]
     /// A button that leads on (the continue URL after a completed action).
     var actionURL: String?

@@ -298,6 +298,7 @@ struct ActionPagesTests {
             let invalid = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k")
             #expect(invalid.status == .badRequest && invalid.title == "This link has already been used or is not valid")
             #expect(invalid.href("button") == nil)  // no continue URL: nowhere to go back to
+            #expect(invalid.html.contains("<p class=\"purpose\">Verify your email address for links.example.com</p>"))  // what the link was for
             // With an allowed continue URL an error page is no dead end; a refused one offers nothing.
             let back = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k&continueUrl=https%3A%2F%2Fapp.example.com%2Fhome")
             #expect(back.href("button") == "https://app.example.com/home" && back.html.contains(">Back to app.example.com</a>"))
