@@ -42,6 +42,10 @@ struct ActionPagesTests {
             let mismatch = try await client.submit(page, ["newPassword": "new-password", "confirmPassword": "other-password"])
             #expect(mismatch.status == .badRequest)
             #expect(mismatch.html.contains("The two passwords are not the same."))
+            // The refused fields say so to assistive technology, and password managers learn whose password this is.
+            #expect(mismatch.html.contains("aria-invalid=\"true\"") && mismatch.html.contains("aria-describedby=\"password-hint form-error\""))
+            #expect(page.html.contains("<input type=\"email\" name=\"username\" value=\"ada@example.com\" autocomplete=\"username\" readonly hidden>"))
+            #expect(!page.html.contains("aria-invalid"))
             let weak = try await client.submit(page, ["newPassword": "short", "confirmPassword": "short"])
             #expect(weak.status == .badRequest)
             #expect(weak.html.contains("too weak"))
@@ -323,7 +327,8 @@ struct ActionPagesTests {
     func languages() async throws {
         try await BackendHarness().run { client in
             let expected = ["en": "Finish signing in", "ru": "Завершите вход", "vi": "Hoàn tất đăng nhập", "it": "Completa l'accesso",
-                            "pt": "Conclua o login", "tr": "Oturum açmayı tamamlayın", "pt-BR": "Conclua o login", "xx": "Finish signing in"]
+                            "pt": "Conclua o login", "tr": "Oturum açmayı tamamlayın", "pt-BR": "Conclua o login", "xx": "Finish signing in",
+                            "pt-PT": "Conclua o início de sessão", "pt_pt": "Conclua o início de sessão"]
             for (language, title) in expected {
                 let page = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K&lang=\(language)")
                 #expect(page.title.map(Page.unescape) == title, "\(language)")
