@@ -54,6 +54,8 @@ def page_states(base):
         ("reset error", DESKTOP, reset, "mismatch"),
         ("reset done", DESKTOP, reset, "submit"),
         ("verify form", DESKTOP, link("VERIFY_EMAIL"), None),
+        ("verify done", DESKTOP, link("VERIFY_EMAIL"), "confirm"),
+        ("change form", DESKTOP, link("VERIFY_AND_CHANGE_EMAIL", newEmail=f"new-{email}"), None),
         ("landing on iPhone", IPHONE, app_link, None),
         ("landing in Gmail", GMAIL, app_link, None),
         ("invalid code", DESKTOP, f"{base}/__/auth/action?mode=resetPassword&oobCode=nope&apiKey=k", None),
@@ -78,6 +80,9 @@ def run_axe(driver):
 def act(driver, step):
     from selenium.webdriver.common.by import By
     if step is None:
+        return
+    if step == "confirm":
+        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         return
     driver.find_element(By.ID, "new-password").send_keys("new password")
     driver.find_element(By.ID, "confirm-password").send_keys("new password" if step == "submit" else "another one")

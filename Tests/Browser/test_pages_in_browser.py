@@ -31,6 +31,7 @@ def server():
     server = Server(tempfile.mkdtemp(prefix="linkdomain-browser-"), "browser", {
         "pivotBaseURL": "https://open.example.com",
         "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app", "appStoreID": "1234567890"}]},
+        "android": {"apps": [{"packageName": "com.example.app", "fingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}]},
         "authorizedDomains": ["127.0.0.1", "localhost"],
         "storage": {"sqlitePath": "auth.sqlite"},
         "branding": {"appName": "Example", "supportURL": "https://example.com/help", "privacyURL": "https://example.com/privacy",
@@ -174,5 +175,12 @@ def test_landing_page_in_gmail_on_iphone(server):
         assert "Gmail" in driver.page_source and "open the page in Safari" in driver.page_source
         assert "press and hold" not in driver.page_source
         shot(driver, "landing-gmail")
+        # The same in Russian, in an Android WebView: Chrome, not Safari, and no intent:// that would fail there.
+        webview = "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/125.0 Mobile Safari/537.36"
+        driver.quit()
+        driver = browser(webview)
+        driver.get(link(server, "PASSWORD_RESET", "gmail@example.com", androidPackageName="com.example.app").replace("lang%3Den", "lang%3Dru"))
+        WebDriverWait(driver, 10).until(lambda d: "Chrome" in d.page_source)
+        assert "встроенном браузере" in driver.page_source and "intent://" not in driver.page_source
     finally:
         driver.quit()

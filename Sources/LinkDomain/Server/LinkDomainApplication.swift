@@ -57,8 +57,10 @@ public struct LinkDomainServices: Sendable {
         let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
         let renderer = PageRenderer(assets: assets, branding: PageBranding(configuration))
-        // The brand's colour for the buttons, in the light scheme (the dark one keeps its own, readable accent).
-        let stylesheet = assets.stylesheet + Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(configuration.branding.accentColor); } }\n".utf8)
+        // A brand colour for the buttons, in the light scheme (the dark one keeps its own, readable accent).
+        let accent = configuration.branding.accentColor
+        let stylesheet = assets.stylesheet + (accent == LinkDomainConfiguration.Branding().accentColor
+            ? [] : Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(accent); } }\n".utf8))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, logger: logger)

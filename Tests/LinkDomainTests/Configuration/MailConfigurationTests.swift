@@ -35,6 +35,15 @@ struct MailConfigurationTests {
         }
     }
 
+    @Test("a brand colour reaches the pages' buttons in the light scheme; the default leaves the stylesheet as written")
+    func accentColor() async throws {
+        let branded = try await Fixtures.services(##"{"branding": {"accentColor": "#AA3300"}}"##)
+        let stylesheet = String(decoding: branded.immediate.stylesheet.body.map { Array($0.readableBytesView) } ?? [], as: UTF8.self)
+        #expect(stylesheet.hasSuffix("@media (prefers-color-scheme: light) { :root { --accent: #aa3300; } }\n"))
+        let plain = try await Fixtures.services(#"{}"#)
+        #expect(plain.immediate.stylesheet.body.map { Array($0.readableBytesView) } == Array(PageAssets.builtInFiles["static/styles.css"]!.utf8))
+    }
+
     @Test("a DKIM domain DMARC would not count, and a relay without mail.from, are warned about")
     func warnings() throws {
         var configuration = try Fixtures.load(#"{"mail": {"smtpURL": "smtp://relay.example.com"}}"#)
