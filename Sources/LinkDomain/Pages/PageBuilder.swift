@@ -130,7 +130,7 @@ struct PageBuilder: Sendable {
     ///
     /// - Parameters:
     ///   - email, newEmail: the addresses the backend's check-only call returned.
-    ///   - formToken: binds the form to this code and this browser.
+    ///   - formToken: binds the form to this code (any tab of the link may use it).
     ///   - error: why the last attempt was refused, shown above the form.
     func modeForm(_ link: ActionLink, email: String?, newEmail: String?, formToken: String, error: String?, strings: PageStrings) -> any PageModel {
         var fields = [
