@@ -6,7 +6,7 @@ import NIOCore
 /// Verifies Firebase ID tokens as firebase-admin's `verifyIdToken` does, with the keys the backend
 /// publishes (Google's at `www.googleapis.com/service_accounts/v1/jwk/securetoken@...`): fetched
 /// when first needed, kept as long as their `Cache-Control: max-age` says (an hour when it says
-/// nothing, a day at most), fetched again when a token names a key the set lacks.
+/// nothing, a day at most), fetched again (at most once a minute) when a token names a key the set lacks.
 actor IDTokenKeys {
     let url: String
     let projectID: String
@@ -15,6 +15,8 @@ actor IDTokenKeys {
     let timeout: TimeAmount
     private var keys: JWTKeyCollection?
     private var expiresAt: Int64 = 0
+    /// When the set was last fetched: forged tokens naming unknown keys refetch it at most once a minute.
+    private var fetchedAt: Int64 = 0
 
     init(url: String, projectID: String, client: HTTPClient, clock: any WallClock, timeout: TimeAmount) {
         self.url = url
@@ -34,8 +36,8 @@ actor IDTokenKeys {
                 claims = verified
                 break
             }
-            // A key the set lacks may be a new one: fetch again, once.
-            if refresh || clock.nowSeconds >= expiresAt { break }
+            // A key the set lacks may be a new one: fetch again, once, and not more than once a minute.
+            if refresh || clock.nowSeconds >= expiresAt || clock.nowSeconds - fetchedAt < 60 { break }
         }
         guard let claims else { throw .rejected(BackendRefusal(.invalidIDToken)) }
         let now = clock.nowSeconds
@@ -69,6 +71,7 @@ actor IDTokenKeys {
             throw .invalidResponse
         }
         keys = collection
+        fetchedAt = clock.nowSeconds
         expiresAt = clock.nowSeconds + maxAge
         return collection
     }
