@@ -3,7 +3,9 @@ import Testing
 
 @testable import LinkDomain
 
-@Suite("The mail queue on every store: stored, claimed once, retried, finished")
+@Suite("The mail queue on every store: stored, claimed once, retried, finished", .serialized)
+// Serialized: on a shared PostgreSQL database one test's claim (any mail due by then) would take
+// the other's mails.
 struct MailQueueStoreTests {
     static func mail(_ id: String, at: Int64) -> QueuedMail {
         QueuedMail(id: id, sender: "noreply@example.com", recipient: "\(id)@example.com", message: "Subject: x\r\n\r\nbody", kind: "sign-in", queuedAt: at)
