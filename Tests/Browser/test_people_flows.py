@@ -11,6 +11,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -54,7 +55,9 @@ def reset_link(base, email):
 
 
 def heading(driver, text):
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == text)
+    # The click's navigation may replace the page while it is read.
+    WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+        lambda d: d.find_element(By.TAG_NAME, "h1").text == text)
     return True
 
 

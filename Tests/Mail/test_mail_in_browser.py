@@ -2,6 +2,7 @@
 completes the flow: a password reset in Italian, an email verification."""
 
 import pytest
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -31,7 +32,9 @@ def mailed_link(server, relay, body, language="en"):
 
 
 def heading_is(driver, text):
-    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == text)
+    # The click's navigation may replace the page while it is read.
+    WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
+        lambda d: d.find_element(By.TAG_NAME, "h1").text == text)
     return True
 
 
