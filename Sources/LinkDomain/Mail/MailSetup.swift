@@ -17,22 +17,33 @@ public struct MailSetup: Sendable {
         guard mail.relay != nil || configuration.mode == .development, let sender = configuration.mailSender else {
             return MailSetup(outbox: nil, delivery: nil, sendsMail: false)
         }
-        let client = try mail.relay.map { relay in
-            try SMTPClient(relay: relay, heloName: configuration.publicHost, timeout: .seconds(Int64(mail.timeoutSeconds)),
-                           trustedCertificates: mail.trustedCertificatesPath)
-        }
+        let client = try mail.relay.map { try smtpClient(configuration, relay: $0) }
         let delivery = MailDeliveryService(
             client: client, queue: queue, clock: clock,
             policy: MailRetryPolicy(initialDelay: Int64(mail.retryInitialSeconds), retryFor: Int64(mail.retryForSeconds)),
             metrics: metrics, logger: logger)
-        let signer = try mail.dkim.map { dkim in
-            DKIMSigner(key: try DKIMKey(file: dkim.privateKeyPath), domain: dkim.domain ?? sender.address.domain, selector: dkim.selector)
-        }
-        let composer = try MailComposer(sender: sender, appName: configuration.appName, branding: configuration.branding,
-                                        overrides: mail.templatesDirectory)
+        let signer = try dkimSigner(configuration, sender: sender)
+        let composer = try mailComposer(configuration, sender: sender)
         let outbox = MailOutbox(composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
                                 perRecipient: RateLimiter(perHour: mail.perRecipientPerHour))
         return MailSetup(outbox: outbox, delivery: delivery, sendsMail: client != nil)
+    }
+
+    /// The relay's client as the configuration describes it.
+    static func smtpClient(_ configuration: LinkDomainConfiguration, relay: SMTPRelay) throws -> SMTPClient {
+        try SMTPClient(relay: relay, heloName: configuration.publicHost, timeout: .seconds(Int64(configuration.mail.timeoutSeconds)),
+                       trustedCertificates: configuration.mail.trustedCertificatesPath)
+    }
+
+    /// The DKIM signer of `mail.dkim`, if any.
+    static func dkimSigner(_ configuration: LinkDomainConfiguration, sender: MailSender) throws -> DKIMSigner? {
+        try configuration.mail.dkim.map { dkim in
+            DKIMSigner(key: try DKIMKey(file: dkim.privateKeyPath), domain: dkim.domain ?? sender.address.domain, selector: dkim.selector)
+        }
+    }
+
+    static func mailComposer(_ configuration: LinkDomainConfiguration, sender: MailSender) throws -> MailComposer {
+        try MailComposer(sender: sender, appName: configuration.appName, branding: configuration.branding, overrides: configuration.mail.templatesDirectory)
     }
 }
 
@@ -50,17 +61,11 @@ public enum MailCheck {
         guard let recipient = MailAddress(address) else { throw Failure(description: "\(address) is not an email address") }
         guard let sender = configuration.mailSender else { throw Failure(description: "mail.from is not set and the public host makes no address") }
         do {
-            let composer = try MailComposer(sender: sender, appName: configuration.appName, branding: configuration.branding,
-                                            overrides: configuration.mail.templatesDirectory)
             let now = Int(SystemClock().nowSeconds)
-            var data = composer.compose(.init(kind: .test, language: nil, recipient: recipient, email: recipient.value, newEmail: nil, link: nil),
-                                        now: now).rendered()
-            if let dkim = configuration.mail.dkim {
-                data = try DKIMSigner(key: DKIMKey(file: dkim.privateKeyPath), domain: dkim.domain ?? sender.address.domain, selector: dkim.selector)
-                    .sign(data, time: now)
-            }
-            let client = try SMTPClient(relay: relay, heloName: configuration.publicHost, timeout: .seconds(Int64(configuration.mail.timeoutSeconds)),
-                                        trustedCertificates: configuration.mail.trustedCertificatesPath)
+            var data = try MailSetup.mailComposer(configuration, sender: sender)
+                .compose(.init(kind: .test, language: nil, recipient: recipient, email: recipient.value, newEmail: nil, link: nil), now: now).rendered()
+            if let signer = try MailSetup.dkimSigner(configuration, sender: sender) { data = try signer.sign(data, time: now) }
+            let client = try MailSetup.smtpClient(configuration, relay: relay)
             if let failure = await client.deliver([OutgoingMail(from: sender.address, to: recipient, data: data)]).first ?? nil {
                 throw Failure(description: "\(relay.redacted): \(failure.description)")
             }

@@ -5,7 +5,6 @@ struct SMTPReply: Sendable, Equatable, CustomStringConvertible {
     let code: Int
     let lines: [String]
 
-    var isPositive: Bool { (200..<400).contains(code) }
     /// 4xx: try again later.
     var isTransient: Bool { (400..<500).contains(code) }
 

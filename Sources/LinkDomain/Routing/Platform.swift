@@ -40,9 +40,6 @@ public struct Visitor: Sendable, Equatable {
     public var platform: Platform
     public var inAppBrowser: InAppBrowser?
 
-    /// Gmail's or Outlook's in-app browser: what mail recipients most often open links in.
-    public var inAppMailBrowser: Bool { inAppBrowser == .gmail || inAppBrowser == .outlook }
-
     /// A person's browser, not a scanner, a preview fetcher or a crawler: what click statistics count.
     public var isPerson: Bool { platform != .bot }
 
