@@ -2,8 +2,10 @@
 `linkdomain` binary with a configuration and wait until it answers."""
 
 import glob
+import html
 import json
 import os
+import re
 import socket
 import ssl
 import subprocess
@@ -36,6 +38,22 @@ def chromium(user_agent, javascript=False):
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def page_heading(driver):
+    """The page's first <h1> as a reader sees it, read from one snapshot of the page so a click's
+    navigation replacing the document cannot invalidate it halfway (element handles can)."""
+    match = re.search(r"<h1\b[^>]*>(.*?)</h1>", driver.page_source, re.DOTALL | re.IGNORECASE)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", match.group(1))).split()) if match else None
+
+
+def wait_for_heading(driver, text, timeout=10):
+    """Waits until the page's heading is `text` (the navigation a click starts may still be loading)."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(lambda d: page_heading(d) == text)
+    return True
 
 
 def fresh_database():

@@ -12,11 +12,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Server, chromium
+from conftest import Server, chromium, wait_for_heading
 
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
           "Version/17.5 Mobile/15E148 Safari/604.1")
@@ -86,21 +85,10 @@ def shot(driver, name, desktop=False):
         driver.set_window_size(size["width"], size["height"])
 
 
-def heading(driver):
-    return driver.find_element(By.TAG_NAME, "h1").text
-
-
-def wait_for(driver, title):
-    """Waits until the page's heading is `title` (a click's navigation may still be loading)."""
-    WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
-        lambda d: heading(d) == title)
-    return True
-
-
 def test_password_reset_by_clicking(server, chrome):
     call(server, "accounts:signUp", {"email": "reset@example.com", "password": "old password"})
     chrome.get(link(server, "PASSWORD_RESET", "reset@example.com", continueUrl=f"{server}/healthz"))
-    assert wait_for(chrome, "Choose a new password")
+    assert wait_for_heading(chrome, "Choose a new password")
     assert "reset@example.com" in chrome.page_source
     shot(chrome, "reset-password", desktop=True)
     chrome.find_element(By.ID, "new-password").send_keys("new password")
@@ -111,7 +99,7 @@ def test_password_reset_by_clicking(server, chrome):
     chrome.find_element(By.ID, "new-password").send_keys("new password")
     chrome.find_element(By.ID, "confirm-password").send_keys("new password")
     chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert wait_for(chrome, "Your password has been changed")
+    assert wait_for_heading(chrome, "Your password has been changed")
     shot(chrome, "reset-password-done")
     assert "idToken" in call(server, "accounts:signInWithPassword", {"email": "reset@example.com", "password": "new password"})
     chrome.find_element(By.LINK_TEXT, "Continue").click()
@@ -121,10 +109,10 @@ def test_password_reset_by_clicking(server, chrome):
 def test_email_verification_by_clicking(server, chrome):
     user = call(server, "accounts:signUp", {"email": "verify@example.com", "password": "password 1"})
     chrome.get(link(server, "VERIFY_EMAIL", "verify@example.com"))
-    assert wait_for(chrome, "Verify your email address")
+    assert wait_for_heading(chrome, "Verify your email address")
     shot(chrome, "verify-email")
     chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert wait_for(chrome, "Your email address has been verified")
+    assert wait_for_heading(chrome, "Your email address has been verified")
     shot(chrome, "verify-email-done")
     users = call(server, "accounts:lookup", {"localId": [user["localId"]]}, admin=True)["users"]
     assert users[0]["emailVerified"] is True
@@ -133,20 +121,20 @@ def test_email_verification_by_clicking(server, chrome):
 def test_other_page_kinds(server, chrome):
     call(server, "accounts:signUp", {"email": "old@example.com", "password": "password 1"})
     chrome.get(link(server, "VERIFY_AND_CHANGE_EMAIL", "old@example.com", newEmail="new@example.com"))
-    assert wait_for(chrome, "Confirm your new email address")
+    assert wait_for_heading(chrome, "Confirm your new email address")
     shot(chrome, "change-email")
     chrome.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert wait_for(chrome, "Your email address has been changed")
+    assert wait_for_heading(chrome, "Your email address has been changed")
     recover = [code for code in json.load(urllib.request.urlopen(f"{server}/emulator/v1/projects/demo-linkdomain/oobCodes"))["oobCodes"]
                if code["requestType"] == "RECOVER_EMAIL"][0]
     chrome.get(recover["oobLink"])
-    assert wait_for(chrome, "Restore your email address")
+    assert wait_for_heading(chrome, "Restore your email address")
     shot(chrome, "recover-email")
     chrome.get(f"{server}/__/auth/action?mode=resetPassword&oobCode=used-or-invalid&apiKey=k&lang=ru")
-    assert wait_for(chrome, "Ссылка уже использована или недействительна")
+    assert wait_for_heading(chrome, "Ссылка уже использована или недействительна")
     shot(chrome, "error-invalid-ru")
     chrome.get(f"{server}/__/auth/action?mode=signIn&oobCode=abc&apiKey=k")
-    assert wait_for(chrome, "Finish signing in")
+    assert wait_for_heading(chrome, "Finish signing in")
     shot(chrome, "sign-in-instructions")
 
 
@@ -155,12 +143,12 @@ def test_landing_page_on_iphone(server):
     try:
         call(server, "accounts:signUp", {"email": "phone@example.com", "password": "password 1"})
         driver.get(link(server, "PASSWORD_RESET", "phone@example.com", iOSBundleId="com.example.app"))
-        assert wait_for(driver, "Reset your Example password")
+        assert wait_for_heading(driver, "Reset your Example password")
         assert driver.find_element(By.LINK_TEXT, "Open in the app").get_attribute("href").startswith("https://open.example.com/__/auth/links?link=")
         shot(driver, "landing-iphone")
         assert driver.title == "Reset your Example password – Example"
         driver.find_element(By.PARTIAL_LINK_TEXT, "Continue in this browser").click()
-        assert wait_for(driver, "Choose a new password")
+        assert wait_for_heading(driver, "Choose a new password")
     finally:
         driver.quit()
 
@@ -171,7 +159,7 @@ def test_landing_page_in_gmail_on_iphone(server):
     try:
         call(server, "accounts:signUp", {"email": "gmail@example.com", "password": "password 1"})
         driver.get(link(server, "PASSWORD_RESET", "gmail@example.com", iOSBundleId="com.example.app"))
-        assert wait_for(driver, "Reset your Example password")
+        assert wait_for_heading(driver, "Reset your Example password")
         assert "Gmail" in driver.page_source and "open the page in Safari" in driver.page_source
         assert "press and hold" not in driver.page_source
         shot(driver, "landing-gmail")

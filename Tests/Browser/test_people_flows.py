@@ -11,11 +11,10 @@ import urllib.error
 import urllib.request
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import BINARY, chromium, free_port
+from conftest import BINARY, chromium, free_port, wait_for_heading
 
 DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
 
@@ -54,13 +53,6 @@ def reset_link(base, email):
     return admin("accounts:sendOobCode", {"requestType": "PASSWORD_RESET", "email": email, "returnOobLink": True})["oobLink"]
 
 
-def heading(driver, text):
-    # The click's navigation may replace the page while it is read.
-    WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
-        lambda d: d.find_element(By.TAG_NAME, "h1").text == text)
-    return True
-
-
 def set_password(driver, password):
     driver.find_element(By.ID, "new-password").send_keys(password)
     driver.find_element(By.ID, "confirm-password").send_keys(password)
@@ -79,22 +71,22 @@ def test_a_link_opened_twice_works_in_either_tab_and_a_reload_after_success_show
     try:
         driver.get(link)
         first = driver.current_window_handle
-        assert heading(driver, form)
+        assert wait_for_heading(driver, form)
         driver.switch_to.new_window("tab")
         driver.get(link)  # the same link again: a double tap, or the mail app and then the browser
-        assert heading(driver, form)
+        assert wait_for_heading(driver, form)
         # The second tab is the one used: the first tab's form must still be good, and the other way round.
         set_password(driver, "second tab wins")
-        assert heading(driver, done)
+        assert wait_for_heading(driver, done)
         assert "/__/auth/done?" in driver.current_url
         driver.refresh()
-        assert heading(driver, done)
+        assert wait_for_heading(driver, done)
         driver.back()
         driver.forward()
-        assert heading(driver, done)
+        assert wait_for_heading(driver, done)
         assert driver.title == f"{done} – Acme Notes"
         driver.switch_to.window(first)
-        assert heading(driver, form)  # still shown; submitting it now says the link was used, not "expired"
+        assert wait_for_heading(driver, form)  # still shown; submitting it now says the link was used, not "expired"
     finally:
         driver.quit()
 
@@ -109,7 +101,7 @@ def test_the_first_tab_works_after_the_link_was_opened_again(server):
         driver.get(link)
         driver.switch_to.window(first)
         set_password(driver, "first tab wins")
-        assert heading(driver, WORDS["en"][1])
+        assert wait_for_heading(driver, WORDS["en"][1])
     finally:
         driver.quit()
 

@@ -2,11 +2,10 @@
 completes the flow: a password reset in Italian, an email verification."""
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import Server, chromium
+from conftest import Server, chromium, wait_for_heading
 from keys import make_certificate_authority
 from mailtest import BROWSER, call, link_in, mail_configuration, parse, send_action, sign_up
 from relay import Relay
@@ -31,22 +30,15 @@ def mailed_link(server, relay, body, language="en"):
     return link_in(parse(relay.wait_for(before + 1, timeout=15)[before]))
 
 
-def heading_is(driver, text):
-    # The click's navigation may replace the page while it is read.
-    WebDriverWait(driver, 10, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(
-        lambda d: d.find_element(By.TAG_NAME, "h1").text == text)
-    return True
-
-
 def test_reset_password_from_the_mail_in_italian(setup):
     server, relay, driver = setup
     sign_up(server.base, "lettore@example.com")
     driver.get(mailed_link(server, relay, {"requestType": "PASSWORD_RESET", "email": "lettore@example.com"}, "it"))
-    assert heading_is(driver, "Scegli una nuova password")
+    assert wait_for_heading(driver, "Scegli una nuova password")
     driver.find_element(By.ID, "new-password").send_keys("nuova password")
     driver.find_element(By.ID, "confirm-password").send_keys("nuova password")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert heading_is(driver, "La tua password è stata cambiata")
+    assert wait_for_heading(driver, "La tua password è stata cambiata")
     status, _ = call(server.base, "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
                      {"email": "lettore@example.com", "password": "nuova password", "returnSecureToken": True})
     assert status == 200
@@ -56,9 +48,9 @@ def test_verify_email_from_the_mail(setup):
     server, relay, driver = setup
     account = sign_up(server.base, "reader@example.com")
     driver.get(mailed_link(server, relay, {"requestType": "VERIFY_EMAIL", "idToken": account["idToken"]}))
-    assert heading_is(driver, "Verify your email address")
+    assert wait_for_heading(driver, "Verify your email address")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert heading_is(driver, "Your email address has been verified")
+    assert wait_for_heading(driver, "Your email address has been verified")
     status, looked_up = call(server.base, "/identitytoolkit.googleapis.com/v1/accounts:lookup", {"idToken": account["idToken"]})
     assert status == 200 and looked_up["users"][0]["emailVerified"] is True
 
@@ -74,11 +66,11 @@ def test_after_restoring_an_address_the_page_mails_a_password_change(setup):
     recover = link_in(parse(relay.wait_for(before + 1, timeout=15)[before]))
     driver.get(recover)
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert heading_is(driver, "Your email address has been restored")
+    assert wait_for_heading(driver, "Your email address has been restored")
     driver.refresh()  # the result page, reloaded, still offers the change
     before = len(relay.messages)
     driver.find_element(By.CSS_SELECTOR, "form[action='/__/auth/reset-request'] button").click()
-    assert heading_is(driver, "Check your email")
+    assert wait_for_heading(driver, "Check your email")
     reset = parse(relay.wait_for(before + 1, timeout=15)[before])
     assert reset["To"].addresses[0].addr_spec == "restored@example.com"
     assert "mode=resetPassword" in link_in(reset)
