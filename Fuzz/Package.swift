@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer on the link parser, on Identity Toolkit request handling and on what mail meets. Its own package, so that
+// libFuzzer on the link parser, on Identity Toolkit request handling, on what mail meets and on request heads. Its own package, so that
 // the main build never sees a target without a `main`. See README.md beside this file.
 import PackageDescription
 
@@ -18,6 +18,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "MailFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
+        ),
+        .executableTarget(
+            name: "RequestHeadFuzzer",
             dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
         ),
         .target(name: "FuzzerDriver"),

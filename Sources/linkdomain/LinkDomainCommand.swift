@@ -73,6 +73,8 @@ struct Serve: AsyncParsableCommand {
                 onServerRunning: { port in
                     // Written straight to the file handle so it shows at once even when stdout is a pipe.
                     FileHandle.standardOutput.write(Data((StartupSummary.text(configuration: configuration, listeningPort: port) + "\n").utf8))
+                    // Start-up is over: its code and data need not stay resident.
+                    StartupMemory.release()
                 }
             )
             // Hummingbird runs the server in a ServiceGroup that drains in-flight requests on SIGTERM/SIGINT.

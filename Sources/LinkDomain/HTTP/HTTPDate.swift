@@ -5,13 +5,16 @@ import Synchronization
 enum HTTPDate {
     private static let cache = Mutex<(second: Int, text: String)>((0, ""))
 
-    static var now: String {
+    static var now: String { current.text }
+
+    /// The current second, and its `Date` value.
+    static var current: (second: Int, text: String) {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         let second = Int(time.tv_sec)
         return cache.withLock { cached in
             if cached.second != second { cached = (second, format(second)) }
-            return cached.text
+            return cached
         }
     }
 

@@ -24,13 +24,13 @@ public enum LinkParser {
     /// Parses a request's path and its query, already split (a click reads its query once).
     static func parse(path: Substring, parameters outer: QueryString) -> Result<ActionLink, LinkParseError> {
         let shape: LinkShape
-        if outer["deep_link_id"] != nil {
+        if outer.contains("deep_link_id") {
             shape = .deepLinkID
         } else if path.utf8.starts(with: "/__/auth/links".utf8) {
             shape = .authLinks
         } else if path.utf8.starts(with: "/emulator/action".utf8) {
             shape = .emulatorAction
-        } else if outer["link"] != nil {
+        } else if outer.contains("link") {
             shape = .legacyDynamicLink
         } else {
             shape = .actionURL
@@ -83,7 +83,7 @@ public enum LinkParser {
 
     private static func find(in query: QueryString, depth: Int, hints: inout PlatformHints) -> Result<QueryString, LinkParseError> {
         if hints.isEmpty { readHints(query, into: &hints) }
-        if query["mode"] != nil || query["oobCode"] != nil { return .success(query) }
+        if query.contains("mode") || query.contains("oobCode") { return .success(query) }
         guard depth < maximumDepth else { return .failure(.notAnActionLink) }
         // Each nested link's own query is split once: it is read for the next level's name, then searched.
         var candidates: [(link: Substring, parameters: QueryString?, isLink: Bool)] = []
@@ -101,7 +101,7 @@ public enum LinkParser {
             var inner = candidate.parameters ?? QueryString(QueryString.of(candidate.link))
             // A link mailed without escaping its own `&`: the action's parameters landed beside `link`.
             // The iOS SDK reads such links by the same side effect; so do we.
-            if inner["mode"] == nil && inner["oobCode"] == nil && candidate.isLink && (query["mode"] != nil || query["oobCode"] != nil) {
+            if !inner.contains("mode") && !inner.contains("oobCode") && candidate.isLink && (query.contains("mode") || query.contains("oobCode")) {
                 inner = query
             }
             if case .success(let found) = find(in: inner, depth: depth + 1, hints: &hints) { return .success(found) }

@@ -1,30 +1,84 @@
-/// A URL query string split into its parameters, in order, each name and value percent-decoded once.
+/// A URL query string split into its parameters, in order. Names and values stay as received
+/// until read: a link's query is looked up for a few names and most of its values are never
+/// needed, so each is percent-decoded only when asked for.
 ///
 /// Splits on `&`, then at the first `=`; `+` stays `+` (as the Firebase SDKs read it). Invalid
 /// escapes are kept as written rather than rejected: the value is checked where it is used.
 struct QueryString: Sendable, Equatable {
-    private(set) var items: [(name: String, value: String)] = []
+    /// One parameter, as UTF-8 offsets into the query.
+    private struct Span: Sendable {
+        var name: Range<Int>
+        var value: Range<Int>
+        /// The name has a `%`: compare it decoded.
+        var nameIsEscaped: Bool
+    }
+
+    /// The query as received, made contiguous so that offsets into its UTF-8 stay valid.
+    private let source: Substring
+    private var spans: [Span] = []
 
     init(_ query: Substring) {
+        var query = query
+        var spans: [Span] = []
         // Byte offsets into contiguous UTF-8: this runs on every link click, and String.Index
         // arithmetic costs several times more.
-        var query = query
         query.withUTF8 { bytes in
             var start = 0
             while start <= bytes.count {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
                 if end > start {
-                    let piece = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
-                        items.append((Self.percentDecode(UnsafeBufferPointer(rebasing: piece[..<equals])),
-                                      Self.percentDecode(UnsafeBufferPointer(rebasing: piece[(equals + 1)...]))))
-                    } else {
-                        items.append((Self.percentDecode(piece), ""))
-                    }
+                    let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
+                    let name = start..<(equals ?? end)
+                    spans.append(Span(name: name, value: equals.map { ($0 + 1)..<end } ?? end..<end,
+                                      nameIsEscaped: bytes[name].contains(UInt8(ascii: "%"))))
                 }
                 start = end + 1
             }
         }
+        source = query
+        self.spans = spans
+    }
+
+    /// Every parameter, decoded.
+    var items: [(name: String, value: String)] {
+        withBytes { bytes in
+            spans.map { (Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[$0.name])), Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[$0.value]))) }
+        }
+    }
+
+    /// The first value of `name`, decoded.
+    subscript(name: String) -> String? {
+        withBytes { bytes in
+            first(name, in: bytes).map { Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[$0.value])) }
+        }
+    }
+
+    /// Whether `name` is present, with any value.
+    func contains(_ name: String) -> Bool {
+        withBytes { first(name, in: $0) != nil }
+    }
+
+    private func first(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Span? {
+        var name = name
+        return name.withUTF8 { wanted in
+            spans.first { span in
+                if span.nameIsEscaped {
+                    return Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.name])).utf8.elementsEqual(wanted)
+                }
+                // Lengths first: most names differ in length.
+                return span.name.count == wanted.count && bytes[span.name].elementsEqual(wanted)
+            }
+        }
+    }
+
+    private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = source.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = source  // not reached: the query was made contiguous at init
+        return copy.withUTF8(body)
+    }
+
+    static func == (lhs: QueryString, rhs: QueryString) -> Bool {
+        lhs.items.elementsEqual(rhs.items) { $0.name == $1.name && $0.value == $1.value }
     }
 
     /// The query of a URL or of a path-and-query: what follows the first `?`, up to any `#`.
@@ -44,17 +98,6 @@ struct QueryString: Sendable, Equatable {
             let query = utf8[utf8.index(after: mark)...]
             return Substring(query.firstIndex(of: UInt8(ascii: "#")).map { query[..<$0] } ?? query)
         }
-    }
-
-    /// The first value of `name`.
-    subscript(name: String) -> String? {
-        // Lengths first: most names differ in length, and String equality on unequal strings is slow.
-        let length = name.utf8.count
-        return items.first { $0.name.utf8.count == length && $0.name == name }?.value
-    }
-
-    static func == (lhs: QueryString, rhs: QueryString) -> Bool {
-        lhs.items.elementsEqual(rhs.items) { $0.name == $1.name && $0.value == $1.value }
     }
 
     static func percentDecode(_ text: Substring) -> String {

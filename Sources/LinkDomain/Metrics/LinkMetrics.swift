@@ -8,7 +8,8 @@ public struct LinkMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     /// Each request's counter and histogram, kept once made: the registry's own lookup builds and
     /// validates the metric's name under its lock, which showed in the request profile.
-    private let requestMetrics = RequestMetricCache()
+    private let requestMetrics = MetricCache<RequestMetricKey, (requests: Counter, duration: DurationHistogram)>()
+    private let eventCounters = MetricCache<LinkEventKey, Counter>()
 
     public init() {}
 
@@ -19,7 +20,9 @@ public struct LinkMetrics: Sendable {
 
     /// Counts one short-link event: `linkdomain_link_events_total{platform="iOS",event="CLICK"}`.
     func count(_ event: LinkEvent, platform: Platform) {
-        registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", platform.rawValue), ("event", event.rawValue)]).increment()
+        eventCounters.metric(for: LinkEventKey(event: event, platform: platform)) { key in
+            registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", key.platform.rawValue), ("event", key.event.rawValue)])
+        }.increment()
     }
 
     /// Latency buckets from a millisecond to ten seconds.
@@ -29,7 +32,7 @@ public struct LinkMetrics: Sendable {
 
     /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
     func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
-        let metrics = requestMetrics.metrics(for: RequestMetricKey(route: route, method: method, status: status)) { key in
+        let metrics = requestMetrics.metric(for: RequestMetricKey(route: route, method: method, status: status)) { key in
             (registry.makeCounter(
                 descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
                                                  helpText: "HTTP requests by route, method and status."),

@@ -8,15 +8,21 @@ struct RequestMetricKey: Hashable, Sendable {
     let status: Int
 }
 
-/// The metric objects of each route, method and status seen so far.
-final class RequestMetricCache: Sendable {
-    typealias Metrics = (requests: Counter, duration: DurationHistogram)
-    private let cache = Mutex<[RequestMetricKey: Metrics]>([:])
+/// Metric objects made once per key and kept: the registry's own lookup builds and validates the
+/// metric's name under its lock on every call, which showed in the request profile.
+final class MetricCache<Key: Hashable & Sendable, Metric: Sendable>: Sendable {
+    private let cache = Mutex<[Key: Metric]>([:])
 
-    func metrics(for key: RequestMetricKey, make: (RequestMetricKey) -> Metrics) -> Metrics {
-        if let metrics = cache.withLock({ $0[key] }) { return metrics }
+    func metric(for key: Key, make: (Key) -> Metric) -> Metric {
+        if let metric = cache.withLock({ $0[key] }) { return metric }
         let made = make(key)
         cache.withLock { $0[key] = made }
         return made
     }
+}
+
+/// A short-link event counter's labels.
+struct LinkEventKey: Hashable, Sendable {
+    let event: LinkEvent
+    let platform: Platform
 }

@@ -19,7 +19,8 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     private var inProgress = 0
     /// Between a request's head and its end.
     private var reading = false
-    private var lastActivity = NIODeadline.now()
+    /// Shared with ``RawRequestHandler``, whose answers are activity too.
+    let ledger = ConnectionLedger()
     private var check: Scheduled<Void>?
 
     init(timeout: TimeAmount) {
@@ -27,7 +28,7 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { schedule(context, at: lastActivity + timeout) }
+        if context.channel.isActive { schedule(context, at: ledger.lastActivity + timeout) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -36,8 +37,8 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        lastActivity = .now()
-        schedule(context, at: lastActivity + timeout)
+        ledger.lastActivity = .now()
+        schedule(context, at: ledger.lastActivity + timeout)
         context.fireChannelActive()
     }
 
@@ -48,7 +49,7 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActivity = .now()
+        ledger.lastActivity = .now()
         switch unwrapInboundIn(data) {
         case .head:
             inProgress += 1
@@ -64,7 +65,7 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             inProgress -= 1
-            lastActivity = .now()
+            ledger.responseEnded()
         }
         context.write(data, promise: promise)
     }
@@ -76,10 +77,10 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
             let now = NIODeadline.now()
             if inProgress > 0 && !reading {
                 schedule(context, at: now + timeout)
-            } else if now >= lastActivity + timeout {
+            } else if now >= ledger.lastActivity + timeout {
                 context.close(promise: nil)
             } else {
-                schedule(context, at: lastActivity + timeout)
+                schedule(context, at: ledger.lastActivity + timeout)
             }
         }
     }

@@ -9,6 +9,23 @@ import NIOCore
 /// router's own routes call it too, so either way gives the same answer. Requests it does not
 /// answer (nil) go on to the router.
 struct ImmediateResponder: Sendable {
+    /// The request fields an answer here reads.
+    struct RequestHeaders {
+        var userAgent: String?
+        var platformHint: String?
+        var ifNoneMatch: String?
+
+        init(userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil) {
+            self.userAgent = userAgent
+            self.platformHint = platformHint
+            self.ifNoneMatch = ifNoneMatch
+        }
+
+        init(_ fields: HTTPFields) {
+            self.init(userAgent: fields[.userAgent], platformHint: fields[.secCHUAPlatform], ifNoneMatch: fields[.ifNoneMatch])
+        }
+    }
+
     enum Kind: Sendable {
         case appleAssociation, androidAssociation, stylesheet, link
         /// `/<suffix>`: answered when the link is cached; its route pattern is the router's catch-all.
@@ -21,8 +38,9 @@ struct ImmediateResponder: Sendable {
     let shortLinks: CachedLinkStore
     let linkEvents: LinkEventRecorder
     let metrics: LinkMetrics
-    /// The fixed paths answered here (their own route patterns, as metrics count them).
-    let routes: [String: Kind]
+    /// The fixed paths answered here (their own route patterns, as metrics count them); a handful,
+    /// compared as bytes so that a request's path never has to become a `String` to be found.
+    let routes: [(path: String, kind: Kind)]
 
     init(configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], shortLinks: CachedLinkStore,
          linkEvents: LinkEventRecorder, metrics: LinkMetrics) {
@@ -33,44 +51,50 @@ struct ImmediateResponder: Sendable {
         self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
                                             body: ByteBuffer(bytes: stylesheet))
         self.router = LinkRouter(configuration: configuration)
-        var routes: [String: Kind] = [
-            RoutePaths.appleAssociation: .appleAssociation,
-            RoutePaths.appleAssociationAtRoot: .appleAssociation,
-            RoutePaths.androidAssociation: .androidAssociation,
-            RoutePaths.stylesheet: .stylesheet,
+        let fixed: [(String, Kind)] = [
+            (RoutePaths.appleAssociation, .appleAssociation), (RoutePaths.appleAssociationAtRoot, .appleAssociation),
+            (RoutePaths.androidAssociation, .androidAssociation), (RoutePaths.stylesheet, .stylesheet),
         ]
-        for path in RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath) + ["/"] { routes[path] = .link }
-        self.routes = routes
+        var links: [(String, Kind)] = []
+        for path in RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath) + ["/"] where !fixed.contains(where: { $0.0 == path }) {
+            links.append((path, .link))
+        }
+        self.routes = fixed + links
+    }
+
+    /// What `path` is, if it may be answered here, and its route pattern as metrics count it.
+    func match(_ path: some Collection<UInt8>) -> (kind: Kind, route: String)? {
+        for route in routes where route.path.utf8.count == path.count && route.path.utf8.elementsEqual(path) { return (route.kind, route.path) }
+        guard path.first == UInt8(ascii: "/") else { return nil }
+        let text = String(decoding: path, as: UTF8.self)
+        guard SuffixGenerator.isPlausible(text.dropFirst()), !RoutePaths.reservedSingleSegments.contains(text) else { return nil }
+        return (.shortLink, RoutePaths.catchAll)
     }
 
     /// What `path` is, if it may be answered here.
     func kind(of path: Substring) -> Kind? {
-        if let kind = routes[String(path)] { return kind }
-        guard path.utf8.first == UInt8(ascii: "/"), SuffixGenerator.isPlausible(path.dropFirst()), !RoutePaths.reservedSingleSegments.contains(String(path)) else {
-            return nil
-        }
-        return .shortLink
+        match(path.utf8)?.kind
     }
 
     /// The answer to a GET or HEAD of `path`, or nil when it takes more than the head. A GET of a
     /// short link counts its events, as the router's answer does.
-    func respond(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: HTTPFields) -> ImmediateResponse? {
+    func respond(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders) -> ImmediateResponse? {
         switch kind {
         case .appleAssociation:
-            return files.apple.response(ifNoneMatch: headers[.ifNoneMatch])
+            return files.apple.response(ifNoneMatch: headers.ifNoneMatch)
         case .androidAssociation:
-            return files.android.response(ifNoneMatch: headers[.ifNoneMatch])
+            return files.android.response(ifNoneMatch: headers.ifNoneMatch)
         case .stylesheet:
             return stylesheet
         case .link:
-            let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
+            let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
             let outcome = router.route(LinkRequest(path: path, query: query), visitor: visitor)
             return Self.straightRedirect(outcome)?.response
         case .shortLink:
             let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
             guard let record = shortLinks.cached(suffix: suffix) else { return nil }
-            let visitor = PlatformClassifier.classify(userAgent: headers[.userAgent], platformHint: headers[.secCHUAPlatform])
+            let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
             let outcome = router.route(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query),
                                        visitor: visitor)
             guard let (response, event) = Self.straightRedirect(outcome) else { return nil }

@@ -65,12 +65,12 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let start = ContinuousClock.now
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { target[..<$0] } ?? target[...]
-        guard let kind = responder.kind(of: path),
+        guard let (kind, route) = responder.match(path.utf8),
               AbuseLimitsMiddleware.headerBytes(request.headerFields) <= AbuseLimitsMiddleware.maximumHeaderBytes,
               let response = responder.respond(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
-                                               headers: request.headerFields)
+                                               headers: ImmediateResponder.RequestHeaders(request.headerFields))
         else { return nil }
-        return Answer(response: response, request: request, route: kind == .shortLink ? RoutePaths.catchAll : String(path),
+        return Answer(response: response, request: request, route: route,
                       path: String(path), start: start)
     }
 

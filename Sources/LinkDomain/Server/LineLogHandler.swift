@@ -38,7 +38,7 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
+        let time = LogTime.now
         let metadata = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
         let message = Self.escapingControlCharacters("\(event.message)")
         switch format {

@@ -172,7 +172,8 @@ public enum LinkDomainApplication {
     }
 
     /// HTTP/1.1, or with TLS configured, HTTPS with HTTP/2 by ALPN and HTTP/1.1 as the fallback.
-    /// Every connection gets the idle timeout and the event-loop answers of ``ImmediateResponder``.
+    /// Every connection gets the idle timeout and the event-loop answers of ``ImmediateResponder``:
+    /// on plain HTTP/1.1 straight from its bytes (``RawRequestHandler``), otherwise from the decoded head.
     static func server(_ services: LinkDomainServices, logger: Logger) -> HTTPServerBuilder {
         let timeout = services.configuration.server.idleTimeoutSeconds
         let http1 = HTTP1Channel.Configuration(
@@ -181,7 +182,12 @@ public enum LinkDomainApplication {
                 ImmediateResponseHandler(responder: services.immediate, finisher: finisher(services), logger: logger),
             ]
         )
-        guard let certificates = services.certificates else { return .http1(configuration: http1) }
+        guard let certificates = services.certificates else {
+            let raw = RawResponder(immediate: services.immediate, finisher: finisher(services))
+            return HTTPServerBuilder { responder in
+                FastPathChannel(wrapped: HTTP1Channel(responder: responder, configuration: http1), rawResponder: raw, logger: logger)
+            }
+        }
         return HTTPServerBuilder { responder in
             HandshakeTimeoutChannel(
                 wrapped: try HTTP2UpgradeChannel(tlsConfiguration: certificates.serverConfiguration(),

@@ -12,7 +12,7 @@ enum RequestLog {
             "method": .string(method.rawValue),
             "path": .string(path),
             "status": .stringConvertible(status),
-            "duration_ms": .string(String(format: "%.3f", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)),
+            "duration_ms": .string(LogTime.milliseconds(duration)),
         ])
     }
 }
@@ -57,28 +57,39 @@ struct SecurityHeaders: Sendable {
     let trustedProxies: Set<String>
     /// Built once: every response carries it.
     let contentSecurityPolicy: String
+    /// Every response's headers, without and with HSTS, built once.
+    private let plainFields: HTTPFields
+    private let httpsFields: HTTPFields
 
     /// - Parameter imageOrigin: the origin of the configured logo, which pages load.
     init(terminatesTLS: Bool, trustedProxies: Set<String>, imageOrigin: String? = nil) {
         self.terminatesTLS = terminatesTLS
         self.trustedProxies = trustedProxies
         contentSecurityPolicy = Self.contentSecurityPolicy(imageOrigin: imageOrigin)
+        plainFields = [.xContentTypeOptions: "nosniff", .referrerPolicy: "no-referrer", .contentSecurityPolicy: contentSecurityPolicy, .xFrameOptions: "DENY"]
+        httpsFields = plainFields + [HTTPField(name: .strictTransportSecurity, value: Self.strictTransportSecurity)]
     }
 
     /// Whether the client reached us over HTTPS (directly, or through a trusted proxy that says so).
     func isHTTPS(peer: @autoclosure () -> String?, requestHeaders: HTTPFields) -> Bool {
+        isHTTPS(peer: peer(), forwardedProto: requestHeaders[.xForwardedProto])
+    }
+
+    /// The same, from the request's `X-Forwarded-Proto` alone.
+    func isHTTPS(peer: @autoclosure () -> String?, forwardedProto: @autoclosure () -> String?) -> Bool {
         if terminatesTLS { return true }
-        guard !trustedProxies.isEmpty, let proto = requestHeaders[.xForwardedProto], let peer = peer(), trustedProxies.contains(peer) else {
+        guard !trustedProxies.isEmpty, let proto = forwardedProto(), let peer = peer(), trustedProxies.contains(peer) else {
             return false
         }
         return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 
     func add(to headers: inout HTTPFields, peer: @autoclosure () -> String?, requestHeaders: HTTPFields) {
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "no-referrer"
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
-        headers[.xFrameOptions] = "DENY"
-        if isHTTPS(peer: peer(), requestHeaders: requestHeaders) { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
+        for field in fields(https: isHTTPS(peer: peer(), requestHeaders: requestHeaders)) { headers[field.name] = field.value }
+    }
+
+    /// The headers themselves, for a response that went over HTTPS or not.
+    func fields(https: Bool) -> HTTPFields {
+        https ? httpsFields : plainFields
     }
 }

@@ -131,9 +131,9 @@ struct ImmediateResponseTests {
         #expect(responder.kind(of: "/Dyn1") == .shortLink)
         #expect(responder.kind(of: "/healthz") == nil && responder.kind(of: "/metrics") == nil)
         #expect(responder.kind(of: "/a/b") == nil && responder.kind(of: "/a.b") == nil)
-        #expect(responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: [.userAgent: Self.desktop]) == nil)
+        #expect(responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: .init(userAgent: Self.desktop)) == nil)
         _ = try await services.linkStore.shortLink(suffix: "Dyn1")
-        let answer = responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: [.userAgent: Self.desktop])
+        let answer = responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: .init(userAgent: Self.desktop))
         #expect(answer?.status == .found && answer?.headers[.location] == "https://example.com/product")
     }
 

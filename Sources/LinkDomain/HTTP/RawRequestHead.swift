@@ -1,0 +1,174 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 request head read straight from a connection's bytes, for the requests the event
+/// loop answers without NIO's HTTP decoder (``RawRequestHandler``).
+///
+/// The reader is strict where NIO's decoder is lenient: anything it is not sure of (another HTTP
+/// version, a body, a folded or malformed line, a control byte, a head over ``maximumLength``)
+/// is ``Reading/unsure``, and the connection's bytes go to NIO's decoder from there on, so the
+/// two can never disagree about where a request ends (request smuggling). A well-formed head
+/// without a body is a ``Reading/head(_:)``; ``isAnswerable`` says whether it is simple enough to
+/// answer here, and the others go to the decoder one request at a time.
+struct RawRequestHead: Equatable {
+    enum Reading: Equatable {
+        /// No blank line yet, within the limit: wait for more bytes.
+        case incomplete
+        case head(RawRequestHead)
+        /// Leave this connection to NIO's decoder.
+        case unsure
+    }
+
+    /// Longer heads are NIO's decoder's to read (and the router's to refuse).
+    static let maximumLength = 16 * 1024
+
+    /// The bytes of the head, blank line included.
+    var length = 0
+    var isGet = false
+    /// The request target (path and query), as offsets into the bytes read.
+    var target = 0..<0
+    var userAgent: Range<Int>?
+    var platformHint: Range<Int>?
+    var ifNoneMatch: Range<Int>?
+    var forwardedProto: Range<Int>?
+    /// The size of the header section as ``AbuseLimitsMiddleware/headerBytes(_:)`` counts it.
+    var headerBytes = 0
+    /// A GET with nothing that needs the router: no `Connection` other than `keep-alive`, no
+    /// `Expect` or `Upgrade`, no repeated or non-ASCII field among those the answer reads.
+    var isAnswerable = false
+
+    /// Reads the head at the start of `bytes`.
+    static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return .incomplete }
+        let limit = min(bytes.count, maximumLength)
+        var head = RawRequestHead()
+        var answerable = true
+        var lineStart = 0
+        var isRequestLine = true
+        var sawContentLength = false
+        while true {
+            guard let found = memchr(base + lineStart, 0x0A, limit - lineStart) else {
+                return bytes.count >= maximumLength ? .unsure : .incomplete
+            }
+            let lineFeed = base.distance(to: UnsafeRawPointer(found))
+            // Only CRLF ends a line: a bare LF is read differently by different parsers.
+            guard lineFeed > lineStart, bytes[lineFeed - 1] == 0x0D else { return .unsure }
+            let line = lineStart..<(lineFeed - 1)
+            lineStart = lineFeed + 1
+            if isRequestLine {
+                guard let (isGet, target) = requestLine(bytes, line) else { return .unsure }
+                head.isGet = isGet
+                head.target = target
+                answerable = isGet
+                isRequestLine = false
+                continue
+            }
+            if line.isEmpty { break }
+            guard let (name, value) = field(bytes, line) else { return .unsure }
+            head.headerBytes += name.count + value.count + 4
+            let isASCII = !bytes[value].contains { $0 >= 0x80 }
+            switch FieldName(bytes, name) {
+            case .transferEncoding:
+                return .unsure
+            case .contentLength:
+                // Only an explicit empty body; anything else is the decoder's.
+                guard !sawContentLength, value.count == 1, bytes[value.lowerBound] == UInt8(ascii: "0") else { return .unsure }
+                sawContentLength = true
+            case .connection:
+                answerable = answerable && isKeepAlive(bytes, value)
+            case .expect, .upgrade:
+                answerable = false
+            case .userAgent:
+                answerable = answerable && isASCII && set(&head.userAgent, value)
+            case .platformHint:
+                answerable = answerable && isASCII && set(&head.platformHint, value)
+            case .ifNoneMatch:
+                answerable = answerable && isASCII && set(&head.ifNoneMatch, value)
+            case .forwardedProto:
+                answerable = answerable && isASCII && set(&head.forwardedProto, value)
+            case .other:
+                break
+            }
+        }
+        head.length = lineStart
+        head.isAnswerable = answerable
+        return .head(head)
+    }
+
+    /// `METHOD SP target SP HTTP/1.1`: whether the method is GET, and the target.
+    private static func requestLine(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Bool, Range<Int>)? {
+        guard let firstSpace = bytes[line].firstIndex(of: 0x20), firstSpace > line.lowerBound,
+              bytes[line.lowerBound..<firstSpace].allSatisfy(isToken) else { return nil }
+        let version = Array("HTTP/1.1".utf8)
+        let targetEnd = line.upperBound - version.count - 1
+        guard targetEnd > firstSpace + 1, bytes[targetEnd] == 0x20, bytes[(targetEnd + 1)..<line.upperBound].elementsEqual(version) else {
+            return nil
+        }
+        let target = (firstSpace + 1)..<targetEnd
+        // Visible ASCII only: no spaces, controls or raw non-ASCII bytes in the target.
+        guard bytes[target].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        let isGet = firstSpace - line.lowerBound == 3 && bytes[line.lowerBound..<firstSpace].elementsEqual("GET".utf8)
+        return (isGet, target)
+    }
+
+    /// `name: value`, the value without its surrounding spaces and tabs.
+    private static func field(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Range<Int>, Range<Int>)? {
+        guard let colon = bytes[line].firstIndex(of: UInt8(ascii: ":")), colon > line.lowerBound,
+              bytes[line.lowerBound..<colon].allSatisfy(isToken) else { return nil }
+        var start = colon + 1
+        var end = line.upperBound
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        // Field content: visible bytes, spaces and tabs; no other control byte (NUL, CR, DEL).
+        guard bytes[start..<end].allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
+        return (line.lowerBound..<colon, start..<end)
+    }
+
+    private static func set(_ field: inout Range<Int>?, _ value: Range<Int>) -> Bool {
+        guard field == nil else { return false }  // repeated: the router reads it as one joined value
+        field = value
+        return true
+    }
+
+    private static func isKeepAlive(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
+        value.count == 10 && zip(bytes[value], "keep-alive".utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+
+    /// RFC 9110's `tchar`.
+    private static func isToken(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"),
+             UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+
+    /// The fields the reader looks at, recognised without allocating.
+    private enum FieldName {
+        case transferEncoding, contentLength, connection, expect, upgrade, userAgent, platformHint, ifNoneMatch, forwardedProto, other
+
+        private static let names: [(String, FieldName)] = [
+            ("transfer-encoding", .transferEncoding), ("content-length", .contentLength), ("connection", .connection), ("expect", .expect),
+            ("upgrade", .upgrade), ("user-agent", .userAgent), ("sec-ch-ua-platform", .platformHint), ("if-none-match", .ifNoneMatch),
+            ("x-forwarded-proto", .forwardedProto),
+        ]
+
+        init(_ bytes: UnsafeRawBufferPointer, _ name: Range<Int>) {
+            for (candidate, field) in Self.names where candidate.utf8.count == name.count {
+                // Tokens contain no byte whose 0x20 bit changes a letter into another token byte.
+                if zip(bytes[name], candidate.utf8).allSatisfy({ $0 | 0x20 == $1 }) {
+                    self = field
+                    return
+                }
+            }
+            self = .other
+        }
+    }
+}

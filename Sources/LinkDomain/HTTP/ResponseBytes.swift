@@ -1,0 +1,54 @@
+import HTTPTypes
+import NIOCore
+
+/// An ``ImmediateResponse`` as HTTP/1.1 bytes, in the order NIO's encoder writes the same response
+/// on the router's path: status line, the response's fields, `Content-Length` (unless a 304 or
+/// already there), `Date`, then the fields every response gets.
+///
+/// Field values are already legal: `HTTPFields` turns control bytes into spaces when it is built.
+struct ResponseBytes {
+    /// The fields every response gets (security headers), encoded once.
+    let trailingFields: [UInt8]
+
+    init(trailingFields: HTTPFields) {
+        var bytes: [UInt8] = []
+        for field in trailingFields { Self.append(field, to: &bytes) }
+        self.trailingFields = bytes
+    }
+
+    /// The whole response, its body included unless `includeBody` is false (HEAD).
+    func encode(_ response: ImmediateResponse, date: String, includeBody: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let body = includeBody ? response.body : nil
+        var buffer = allocator.buffer(capacity: 256 + trailingFields.count + (body?.readableBytes ?? 0) + response.headers.count * 64)
+        buffer.writeStaticString("HTTP/1.1 ")
+        buffer.writeString(String(response.status.code))
+        buffer.writeInteger(UInt8(ascii: " "))
+        buffer.writeString(response.status.reasonPhrase)
+        buffer.writeStaticString("\r\n")
+        for field in response.headers {
+            buffer.writeString(field.name.rawName)
+            buffer.writeStaticString(": ")
+            buffer.writeString(field.value)
+            buffer.writeStaticString("\r\n")
+        }
+        if response.headers[.contentLength] == nil, response.status != .notModified {
+            buffer.writeStaticString("Content-Length: ")
+            buffer.writeString(String(response.body?.readableBytes ?? 0))
+            buffer.writeStaticString("\r\n")
+        }
+        buffer.writeStaticString("Date: ")
+        buffer.writeString(date)
+        buffer.writeStaticString("\r\n")
+        buffer.writeBytes(trailingFields)
+        buffer.writeStaticString("\r\n")
+        if var body { buffer.writeBuffer(&body) }
+        return buffer
+    }
+
+    private static func append(_ field: HTTPField, to bytes: inout [UInt8]) {
+        bytes += field.name.rawName.utf8
+        bytes += ": ".utf8
+        bytes += field.value.utf8
+        bytes += "\r\n".utf8
+    }
+}

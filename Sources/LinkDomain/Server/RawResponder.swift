@@ -1,0 +1,82 @@
+import HTTPTypes
+import Logging
+import NIOCore
+
+/// Answers a request read by ``RawRequestHead`` with the bytes of ``ImmediateResponder``'s answer:
+/// the same status, fields and body as the router's path (``ResponseBytes``), counted in the same
+/// metrics. Fixed answers (association files, the stylesheet) are encoded once a second per
+/// connection and written as they are.
+struct RawResponder: Sendable {
+    /// A connection's last fixed answer, reused while its `Date` stays the same.
+    struct Cache {
+        fileprivate var key: (kind: ImmediateResponder.Kind, https: Bool)?
+        fileprivate var second = 0
+        fileprivate var status = HTTPResponse.Status.ok
+        fileprivate var bytes = ByteBuffer()
+
+        init() {}
+    }
+
+    /// What was written, for the metrics and the log.
+    struct Answer {
+        var bytes: ByteBuffer
+        var status: HTTPResponse.Status
+        var route: String
+    }
+
+    let immediate: ImmediateResponder
+    let security: SecurityHeaders
+    let metrics: LinkMetrics
+    private let plain: ResponseBytes
+    private let secure: ResponseBytes
+
+    init(immediate: ImmediateResponder, finisher: ResponseFinisher) {
+        self.immediate = immediate
+        security = finisher.securityHeaders
+        metrics = finisher.metrics
+        plain = ResponseBytes(trailingFields: security.fields(https: false))
+        secure = ResponseBytes(trailingFields: security.fields(https: true))
+    }
+
+    /// The answer to the GET whose head starts `bytes`, or nil when it is the router's.
+    func answer(_ head: RawRequestHead, in bytes: UnsafeRawBufferPointer, peer: () -> String?, cache: inout Cache,
+                allocator: ByteBufferAllocator) -> Answer? {
+        // Limits are the router's to answer.
+        guard head.isAnswerable, head.target.count <= AbuseLimitsMiddleware.maximumURLLength,
+              head.headerBytes <= AbuseLimitsMiddleware.maximumHeaderBytes else { return nil }
+        let target = UnsafeRawBufferPointer(rebasing: bytes[head.target])
+        let mark = target.firstIndex(of: UInt8(ascii: "?"))
+        guard let (kind, route) = immediate.match(UnsafeRawBufferPointer(rebasing: target[..<(mark ?? target.endIndex)])) else { return nil }
+        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } }
+        let https = security.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))
+        let date = HTTPDate.current
+        let isFixed = kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet
+        if isFixed, head.ifNoneMatch == nil, let key = cache.key, key.kind == kind, key.https == https, cache.second == date.second {
+            return Answer(bytes: cache.bytes, status: cache.status, route: route)
+        }
+        let targetText = String(decoding: target, as: UTF8.self)
+        let query = mark.map { targetText.utf8.index(targetText.startIndex, offsetBy: $0 + 1) }.map { targetText[$0...] }
+        let path = mark.map { targetText[..<targetText.utf8.index(targetText.startIndex, offsetBy: $0)] } ?? targetText[...]
+        let headers = ImmediateResponder.RequestHeaders(userAgent: text(head.userAgent), platformHint: text(head.platformHint),
+                                                        ifNoneMatch: text(head.ifNoneMatch))
+        guard let response = immediate.respond(to: kind, method: .get, path: path, query: query, headers: headers) else { return nil }
+        let encoded = (https ? secure : plain).encode(response, date: date.text, includeBody: true, allocator: allocator)
+        if isFixed, head.ifNoneMatch == nil {
+            cache.key = (kind, https)
+            cache.second = date.second
+            cache.status = response.status
+            cache.bytes = encoded
+        }
+        return Answer(bytes: encoded, status: response.status, route: route)
+    }
+
+    /// The request metric and log line the router's path records for each answer.
+    func record(_ answer: Answer, head: RawRequestHead, in bytes: UnsafeRawBufferPointer, since start: ContinuousClock.Instant, logger: Logger) {
+        let duration = start.duration(to: .now)
+        metrics.request(route: answer.route, method: .get, status: answer.status.code, duration: duration)
+        guard logger.logLevel <= .info else { return }
+        let target = UnsafeRawBufferPointer(rebasing: bytes[head.target])
+        let path = String(decoding: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)], as: UTF8.self)
+        RequestLog.record(logger, method: .get, path: path, status: answer.status.code, duration: duration)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+import Testing
+
+@testable import LinkDomain
+
+@Suite("Hot requests answered from the connection's bytes")
+struct RawRequestHandlerTests {
+    static let assetLinks = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: links.example.com\r\n\r\n"
+    static let health = "GET /healthz HTTP/1.1\r\nHost: links.example.com\r\n\r\n"
+
+    /// What reaches NIO's HTTP decoder: the bytes passed on.
+    final class PassedOn: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        var requests: [String] = []
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            requests.append(String(buffer: unwrapInboundIn(data)))
+        }
+    }
+
+    static func channel() async throws -> (EmbeddedChannel, ConnectionLedger, PassedOn) {
+        let services = try await Fixtures.services()
+        let ledger = ConnectionLedger()
+        let passedOn = PassedOn()
+        let handler = RawRequestHandler(responder: RawResponder(immediate: services.immediate, finisher: LinkDomainApplication.finisher(services)),
+                                        ledger: ledger, logger: Logger(label: "test"))
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([handler, passedOn])
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
+        return (channel, ledger, passedOn)
+    }
+
+    static func written(_ channel: EmbeddedChannel) throws -> [String] {
+        var answers: [String] = []
+        while let data = try channel.readOutbound(as: IOData.self) {
+            guard case .byteBuffer(let buffer) = data else { continue }
+            answers.append(String(buffer: buffer))
+        }
+        return answers
+    }
+
+    @Test("pipelined hot requests are answered in order, each whole; others pass on and hold later answers back until theirs")
+    func order() async throws {
+        let (channel, ledger, passedOn) = try await Self.channel()
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks + Self.assetLinks + Self.health + Self.assetLinks))
+        let answers = try Self.written(channel)
+        #expect(answers.count == 2)
+        #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200 OK\r\n") && $0.contains("\r\n\r\n[") && $0.contains("X-Frame-Options: DENY\r\n") })
+        // The health check waits for the router, so the request after it must too.
+        #expect(passedOn.requests == [Self.health, Self.assetLinks])
+        #expect(ledger.passedOn == 2)
+        ledger.responseEnded()
+        ledger.responseEnded()
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks))
+        #expect(try Self.written(channel).count == 1)
+        #expect(passedOn.requests.count == 2)
+    }
+
+    @Test("a head split across reads is answered once it is whole")
+    func split() async throws {
+        let (channel, _, passedOn) = try await Self.channel()
+        let bytes = Array(Self.assetLinks.utf8)
+        for piece in stride(from: 0, to: bytes.count, by: 7) {
+            try channel.writeInbound(ByteBuffer(bytes: bytes[piece..<min(piece + 7, bytes.count)]))
+        }
+        #expect(try Self.written(channel).count == 1)
+        #expect(passedOn.requests.isEmpty)
+    }
+
+    @Test("once a request is one the reader is unsure of, every later byte goes to the decoder as it is")
+    func unsure() async throws {
+        let (channel, _, passedOn) = try await Self.channel()
+        let smuggled = "GET / HTTP/1.1\r\nContent-Length: 60\r\n\r\n" + Self.assetLinks
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks + smuggled))
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks))
+        #expect(try Self.written(channel).count == 1)
+        #expect(passedOn.requests == [smuggled, Self.assetLinks])
+    }
+
+    @Test("the answer is the association file with the security headers and the current Date")
+    func fixedAnswer() async throws {
+        let (channel, _, _) = try await Self.channel()
+        let before = Int(Date().timeIntervalSince1970)
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks + Self.assetLinks))
+        let answers = try Self.written(channel)
+        let after = Int(Date().timeIntervalSince1970)
+        #expect(answers.count == 2)
+        for answer in answers {
+            #expect((before...after).contains { answer.contains("\r\nDate: \(HTTPDate.format($0))\r\n") })
+            #expect(answer.contains("Content-Type: application/json\r\n") && answer.contains("Content-Security-Policy: default-src 'none'"))
+        }
+    }
+}
