@@ -71,8 +71,9 @@ struct RawRequestHead: Equatable {
             if line.isEmpty { break }
             guard let (name, value) = field(bytes, line) else { return .unsure }
             head.headerBytes += name.count + value.count + 4
-            let isASCII = !bytes[value].contains { $0 >= 0x80 }
-            switch FieldName(bytes, name) {
+            let fieldName = FieldName(bytes, name)
+            let isASCII = fieldName == .other || !hasNonASCII(bytes, value)
+            switch fieldName {
             case .transferEncoding:
                 return .unsure
             case .contentLength:
@@ -102,31 +103,55 @@ struct RawRequestHead: Equatable {
 
     /// `METHOD SP target SP HTTP/1.1`: whether the method is GET, and the target.
     private static func requestLine(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Bool, Range<Int>)? {
-        guard let firstSpace = bytes[line].firstIndex(of: 0x20), firstSpace > line.lowerBound,
-              bytes[line.lowerBound..<firstSpace].allSatisfy(isToken) else { return nil }
-        let version = Array("HTTP/1.1".utf8)
-        let targetEnd = line.upperBound - version.count - 1
-        guard targetEnd > firstSpace + 1, bytes[targetEnd] == 0x20, bytes[(targetEnd + 1)..<line.upperBound].elementsEqual(version) else {
+        // Plain loops over the buffer: generic slice algorithms cost several times more here.
+        var firstSpace = line.lowerBound
+        while firstSpace < line.upperBound, bytes[firstSpace] != 0x20 {
+            guard isToken(bytes[firstSpace]) else { return nil }
+            firstSpace += 1
+        }
+        let versionLength = 8  // "HTTP/1.1"
+        let targetEnd = line.upperBound - versionLength - 1
+        guard firstSpace > line.lowerBound, targetEnd > firstSpace + 1, bytes[targetEnd] == 0x20, isVersion11(bytes, at: targetEnd + 1) else {
             return nil
         }
-        let target = (firstSpace + 1)..<targetEnd
         // Visible ASCII only: no spaces, controls or raw non-ASCII bytes in the target.
-        guard bytes[target].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
-        let isGet = firstSpace - line.lowerBound == 3 && bytes[line.lowerBound..<firstSpace].elementsEqual("GET".utf8)
-        return (isGet, target)
+        for index in (firstSpace + 1)..<targetEnd where bytes[index] <= 0x20 || bytes[index] >= 0x7F { return nil }
+        let start = line.lowerBound
+        let isGet = firstSpace - start == 3 && bytes[start] == UInt8(ascii: "G") && bytes[start + 1] == UInt8(ascii: "E")
+            && bytes[start + 2] == UInt8(ascii: "T")
+        return (isGet, (firstSpace + 1)..<targetEnd)
+    }
+
+    private static func isVersion11(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        var index = start
+        for byte in "HTTP/1.1".utf8 {
+            guard bytes[index] == byte else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// `name: value`, the value without its surrounding spaces and tabs.
     private static func field(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Range<Int>, Range<Int>)? {
-        guard let colon = bytes[line].firstIndex(of: UInt8(ascii: ":")), colon > line.lowerBound,
-              bytes[line.lowerBound..<colon].allSatisfy(isToken) else { return nil }
+        var colon = line.lowerBound
+        while colon < line.upperBound, bytes[colon] != UInt8(ascii: ":") {
+            guard isToken(bytes[colon]) else { return nil }
+            colon += 1
+        }
+        guard colon < line.upperBound, colon > line.lowerBound else { return nil }
         var start = colon + 1
         var end = line.upperBound
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         // Field content: visible bytes, spaces and tabs; no other control byte (NUL, CR, DEL).
-        guard bytes[start..<end].allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else { return nil }
+        for index in start..<end where (bytes[index] < 0x20 && bytes[index] != 0x09) || bytes[index] == 0x7F { return nil }
         return (line.lowerBound..<colon, start..<end)
+    }
+
+    /// Whether the value has a byte outside ASCII.
+    private static func hasNonASCII(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
+        for index in value where bytes[index] >= 0x80 { return true }
+        return false
     }
 
     private static func set(_ field: inout Range<Int>?, _ value: Range<Int>) -> Bool {
@@ -136,7 +161,18 @@ struct RawRequestHead: Equatable {
     }
 
     private static func isKeepAlive(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
-        value.count == 10 && zip(bytes[value], "keep-alive".utf8).allSatisfy { $0 | 0x20 == $1 }
+        value.count == 10 && equalsIgnoringCase(bytes, value, "keep-alive")
+    }
+
+    /// Whether the bytes are `lowercase` in any case (for tokens and field values, in which no other
+    /// byte maps onto a letter or `-` by setting its 0x20 bit).
+    fileprivate static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: String) -> Bool {
+        var index = range.lowerBound
+        for byte in lowercase.utf8 {
+            guard bytes[index] | 0x20 == byte else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// RFC 9110's `tchar`.
@@ -162,8 +198,7 @@ struct RawRequestHead: Equatable {
 
         init(_ bytes: UnsafeRawBufferPointer, _ name: Range<Int>) {
             for (candidate, field) in Self.names where candidate.utf8.count == name.count {
-                // Tokens contain no byte whose 0x20 bit changes a letter into another token byte.
-                if zip(bytes[name], candidate.utf8).allSatisfy({ $0 | 0x20 == $1 }) {
+                if RawRequestHead.equalsIgnoringCase(bytes, name, candidate) {
                     self = field
                     return
                 }

@@ -109,22 +109,27 @@ public enum LinkParser {
         return .failure(.notAnActionLink)
     }
 
+    /// The Dynamic Links parameters, in ``readHints(_:into:)``'s order.
+    private static let hintNames = ["apn", "afl", "amv", "ibi", "ifl", "isi", "imv", "ipbi", "ipfl", "ius", "ofl", "efr", "st", "sd", "si"]
+
     private static func readHints(_ query: QueryString, into hints: inout PlatformHints) {
-        hints.androidPackageName = query["apn"]
-        hints.androidFallbackURL = query["afl"]
-        hints.androidMinimumVersion = query["amv"].flatMap { Int($0) }
-        hints.iOSBundleID = query["ibi"]
-        hints.iOSFallbackURL = query["ifl"]
-        hints.iOSAppStoreID = query["isi"]
-        hints.iOSMinimumVersion = query["imv"]
-        hints.iPadBundleID = query["ipbi"]
-        hints.iPadFallbackURL = query["ipfl"]
-        hints.iOSCustomScheme = query["ius"]
-        hints.otherPlatformFallbackURL = query["ofl"]
-        hints.skipPreviewPage = query["efr"] == "1"
-        hints.socialTitle = query["st"]
-        hints.socialDescription = query["sd"]
-        hints.socialImageURL = query["si"]
+        let values = query.values(of: hintNames)
+        guard values.contains(where: { $0 != nil }) else { return }
+        hints.androidPackageName = values[0]
+        hints.androidFallbackURL = values[1]
+        hints.androidMinimumVersion = values[2].flatMap { Int($0) }
+        hints.iOSBundleID = values[3]
+        hints.iOSFallbackURL = values[4]
+        hints.iOSAppStoreID = values[5]
+        hints.iOSMinimumVersion = values[6]
+        hints.iPadBundleID = values[7]
+        hints.iPadFallbackURL = values[8]
+        hints.iOSCustomScheme = values[9]
+        hints.otherPlatformFallbackURL = values[10]
+        hints.skipPreviewPage = values[11] == "1"
+        hints.socialTitle = values[12]
+        hints.socialDescription = values[13]
+        hints.socialImageURL = values[14]
         for url in [hints.androidFallbackURL, hints.iOSFallbackURL, hints.iPadFallbackURL, hints.otherPlatformFallbackURL,
                     hints.socialImageURL] where (url?.utf8.count ?? 0) > maximumURLLength {
             hints = PlatformHints()  // absurd values: ignore the hints rather than carry them anywhere
@@ -132,17 +137,21 @@ public enum LinkParser {
         }
     }
 
+    /// The action's parameters, in ``build(_:hints:shape:)``'s order.
+    private static let actionNames = ["mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId", "linkDomain"]
+
     private static func build(_ query: QueryString, hints: PlatformHints, shape: LinkShape) -> Result<ActionLink, LinkParseError> {
-        guard let modeName = query["mode"], !modeName.isEmpty else { return .failure(.notAnActionLink) }
+        let values = query.values(of: actionNames)
+        guard let modeName = values[0], !modeName.isEmpty else { return .failure(.notAnActionLink) }
         guard let mode = ActionMode(rawValue: modeName) else { return .failure(.unknownMode(String(modeName.prefix(64)))) }
-        guard let code = query["oobCode"], !code.isEmpty else { return .failure(.notAnActionLink) }
+        guard let code = values[1], !code.isEmpty else { return .failure(.notAnActionLink) }
         guard code.utf8.count <= maximumCodeLength else { return .failure(.invalidParameter("oobCode")) }
         var link = ActionLink(mode: mode, oobCode: code, hints: hints, shape: shape)
-        link.apiKey = nonEmpty(query["apiKey"])
-        link.continueURL = nonEmpty(query["continueUrl"])
-        link.languageCode = nonEmpty(query["lang"])
-        link.tenantID = nonEmpty(query["tenantId"])
-        link.linkDomain = nonEmpty(query["linkDomain"])
+        link.apiKey = nonEmpty(values[2])
+        link.continueURL = nonEmpty(values[3])
+        link.languageCode = nonEmpty(values[4])
+        link.tenantID = nonEmpty(values[5])
+        link.linkDomain = nonEmpty(values[6])
         for (name, value) in [("apiKey", link.apiKey), ("lang", link.languageCode), ("tenantId", link.tenantID), ("linkDomain", link.linkDomain)]
         where (value?.utf8.count ?? 0) > 256 {
             return .failure(.invalidParameter(name))

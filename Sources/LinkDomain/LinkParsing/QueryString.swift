@@ -53,22 +53,38 @@ struct QueryString: Sendable, Equatable {
         }
     }
 
+    /// The first value of each of `names`, decoded, read in one pass over the parameters (a
+    /// link's hints are fifteen names, looked up on every click).
+    func values(of names: [String]) -> [String?] {
+        var found = [String?](repeating: nil, count: names.count)
+        withBytes { bytes in
+            for span in spans {
+                guard let index = names.firstIndex(where: { Self.matches(span, $0, in: bytes) }), found[index] == nil else { continue }
+                found[index] = Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.value]))
+            }
+        }
+        return found
+    }
+
     /// Whether `name` is present, with any value.
     func contains(_ name: String) -> Bool {
         withBytes { first(name, in: $0) != nil }
     }
 
     private func first(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Span? {
-        var name = name
-        return name.withUTF8 { wanted in
-            spans.first { span in
-                if span.nameIsEscaped {
-                    return Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.name])).utf8.elementsEqual(wanted)
-                }
-                // Lengths first: most names differ in length.
-                return span.name.count == wanted.count && bytes[span.name].elementsEqual(wanted)
-            }
+        spans.first { Self.matches($0, name, in: bytes) }
+    }
+
+    private static func matches(_ span: Span, _ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if span.nameIsEscaped { return percentDecode(UnsafeBufferPointer(rebasing: bytes[span.name])) == name }
+        // Lengths first: most names differ in length.
+        guard span.name.count == name.utf8.count else { return false }
+        var index = span.name.lowerBound
+        for byte in name.utf8 {
+            guard bytes[index] == byte else { return false }
+            index += 1
         }
+        return true
     }
 
     private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {

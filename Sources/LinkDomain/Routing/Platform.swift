@@ -74,6 +74,9 @@ public enum PlatformClassifier {
     private static let facebookMask = bit("fban") | bit("fbav") | bit("fb_iab")
     private static let android = bit("android"), iPad = bit("ipad"), iPhone = bit("iphone") | bit("ipod")
     private static let touchMac = bit("macintosh") | bit("mobile/") | bit("safari")
+    // Each app's marks, looked up once: `bit` searches the marker list.
+    private static let gmail = bit("gmail"), outlook = bit("outlook-ios/") | bit("outlook-android/") | bit("outlook"), googleApp = bit("gsa/")
+    private static let instagram = bit("instagram"), safari = bit("safari"), webView = bit("; wv)")
 
     public static func classify(userAgent: String?, platformHint: String? = nil) -> Visitor {
         let agent = userAgent ?? ""
@@ -102,13 +105,13 @@ public enum PlatformClassifier {
     /// Which app's own browser the marks show, if any. On iOS every browser but a web view says
     /// `Safari/` (Chrome and Firefox for iOS too); on Android a WebView says `; wv)`.
     private static func inAppBrowser(_ found: UInt64, platform: Platform) -> InAppBrowser? {
-        if found & bit("gmail") != 0 { return .gmail }
-        if found & (bit("outlook-ios/") | bit("outlook-android/") | bit("outlook")) != 0, platform.isMobile { return .outlook }
-        if found & bit("gsa/") != 0 { return .googleApp }
-        if found & bit("instagram") != 0 { return .instagram }
+        if found & gmail != 0 { return .gmail }
+        if found & outlook != 0, platform.isMobile { return .outlook }
+        if found & googleApp != 0 { return .googleApp }
+        if found & instagram != 0 { return .instagram }
         if found & facebookMask != 0 { return .facebook }
-        if platform.isApple, found & bit("safari") == 0 { return .other }
-        if platform == .android, found & bit("; wv)") != 0 { return .other }
+        if platform.isApple, found & safari == 0 { return .other }
+        if platform == .android, found & webView != 0 { return .other }
         return nil
     }
 }
