@@ -20,11 +20,15 @@ struct ResponseBytes {
     func encode(_ response: ImmediateResponse, date: String, includeBody: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
         let body = includeBody ? response.body : nil
         var buffer = allocator.buffer(capacity: 256 + trailingFields.count + (body?.readableBytes ?? 0) + response.headers.count * 64)
-        buffer.writeStaticString("HTTP/1.1 ")
-        buffer.writeString(String(response.status.code))
-        buffer.writeInteger(UInt8(ascii: " "))
-        buffer.writeString(response.status.reasonPhrase)
-        buffer.writeStaticString("\r\n")
+        if let line = Self.statusLine(response.status) {
+            buffer.writeStaticString(line)
+        } else {
+            buffer.writeStaticString("HTTP/1.1 ")
+            buffer.writeString(String(response.status.code))
+            buffer.writeInteger(UInt8(ascii: " "))
+            buffer.writeString(response.status.reasonPhrase)
+            buffer.writeStaticString("\r\n")
+        }
         for field in response.headers {
             buffer.writeString(field.name.rawName)
             buffer.writeStaticString(": ")
@@ -43,6 +47,17 @@ struct ResponseBytes {
         buffer.writeStaticString("\r\n")
         if var body { buffer.writeBuffer(&body) }
         return buffer
+    }
+
+    /// The status lines of the answers given here, written as they are.
+    private static func statusLine(_ status: HTTPResponse.Status) -> StaticString? {
+        switch (status.code, status.reasonPhrase) {
+        case (200, "OK"): "HTTP/1.1 200 OK\r\n"
+        case (302, "Found"): "HTTP/1.1 302 Found\r\n"
+        case (303, "See Other"): "HTTP/1.1 303 See Other\r\n"
+        case (304, "Not Modified"): "HTTP/1.1 304 Not Modified\r\n"
+        default: nil
+        }
     }
 
     private static func append(_ field: HTTPField, to bytes: inout [UInt8]) {

@@ -110,7 +110,7 @@ public enum LinkParser {
     }
 
     /// The Dynamic Links parameters, in ``readHints(_:into:)``'s order.
-    private static let hintNames = ["apn", "afl", "amv", "ibi", "ifl", "isi", "imv", "ipbi", "ipfl", "ius", "ofl", "efr", "st", "sd", "si"]
+    private static let hintNames = QueryString.Names(["apn", "afl", "amv", "ibi", "ifl", "isi", "imv", "ipbi", "ipfl", "ius", "ofl", "efr", "st", "sd", "si"])
 
     private static func readHints(_ query: QueryString, into hints: inout PlatformHints) {
         let values = query.values(of: hintNames)
@@ -138,7 +138,7 @@ public enum LinkParser {
     }
 
     /// The action's parameters, in ``build(_:hints:shape:)``'s order.
-    private static let actionNames = ["mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId", "linkDomain"]
+    private static let actionNames = QueryString.Names(["mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId", "linkDomain"])
 
     private static func build(_ query: QueryString, hints: PlatformHints, shape: LinkShape) -> Result<ActionLink, LinkParseError> {
         let values = query.values(of: actionNames)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A URL query string split into its parameters, in order. Names and values stay as received
 /// until read: a link's query is looked up for a few names and most of its values are never
 /// needed, so each is percent-decoded only when asked for.
@@ -6,7 +14,7 @@
 /// escapes are kept as written rather than rejected: the value is checked where it is used.
 struct QueryString: Sendable, Equatable {
     /// One parameter, as UTF-8 offsets into the query.
-    private struct Span: Sendable {
+    fileprivate struct Span: Sendable {
         var name: Range<Int>
         var value: Range<Int>
         /// The name has a `%`: compare it decoded.
@@ -23,16 +31,25 @@ struct QueryString: Sendable, Equatable {
         // Byte offsets into contiguous UTF-8: this runs on every link click, and String.Index
         // arithmetic costs several times more.
         query.withUTF8 { bytes in
+            // One pass, in a plain loop: generic slice searches cost several times more here.
             var start = 0
-            while start <= bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
-                if end > start {
-                    let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "="))
-                    let name = start..<(equals ?? end)
-                    spans.append(Span(name: name, value: equals.map { ($0 + 1)..<end } ?? end..<end,
-                                      nameIsEscaped: bytes[name].contains(UInt8(ascii: "%"))))
+            var equals: Int?
+            var escaped = false
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "&")
+                if byte == UInt8(ascii: "&") {
+                    if index > start {
+                        spans.append(Span(name: start..<(equals ?? index), value: equals.map { ($0 + 1)..<index } ?? index..<index,
+                                          nameIsEscaped: escaped))
+                    }
+                    start = index + 1
+                    equals = nil
+                    escaped = false
+                } else if byte == UInt8(ascii: "="), equals == nil {
+                    equals = index
+                } else if byte == UInt8(ascii: "%"), equals == nil {
+                    escaped = true
                 }
-                start = end + 1
             }
         }
         source = query
@@ -55,15 +72,37 @@ struct QueryString: Sendable, Equatable {
 
     /// The first value of each of `names`, decoded, read in one pass over the parameters (a
     /// link's hints are fifteen names, looked up on every click).
-    func values(of names: [String]) -> [String?] {
-        var found = [String?](repeating: nil, count: names.count)
+    func values(of names: Names) -> [String?] {
+        var found = [String?](repeating: nil, count: names.bytes.count)
         withBytes { bytes in
             for span in spans {
-                guard let index = names.firstIndex(where: { Self.matches(span, $0, in: bytes) }), found[index] == nil else { continue }
+                guard let index = names.index(of: span, in: bytes), found[index] == nil else { continue }
                 found[index] = Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.value]))
             }
         }
         return found
+    }
+
+    /// Parameter names looked up together, as bytes, made once.
+    struct Names: Sendable {
+        fileprivate let bytes: [[UInt8]]
+
+        init(_ names: [String]) {
+            bytes = names.map { Array($0.utf8) }
+        }
+
+        fileprivate func index(of span: Span, in query: UnsafeBufferPointer<UInt8>) -> Int? {
+            if span.nameIsEscaped {
+                let decoded = Array(QueryString.percentDecode(UnsafeBufferPointer(rebasing: query[span.name])).utf8)
+                return bytes.firstIndex(of: decoded)
+            }
+            let length = span.name.count
+            guard let start = query.baseAddress.map({ $0 + span.name.lowerBound }) else { return nil }
+            for (index, name) in bytes.enumerated() where name.count == length {
+                if length == 0 || name.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp($0, start, length) } }) == 0 { return index }
+            }
+            return nil
+        }
     }
 
     /// Whether `name` is present, with any value.

@@ -14,29 +14,13 @@ struct WebAddress: Equatable {
     var isLoopback: Bool { host == "localhost" || host == "127.0.0.1" || host == "[::1]" }
 
     init?(_ url: String) {
-        // Byte by byte: every redirect decision reads its target through here.
-        let bytes = url.utf8
-        guard bytes.allSatisfy({ $0 > 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
-        if Self.hasPrefix(bytes, "https://") {
-            scheme = "https"
-        } else if Self.hasPrefix(bytes, "http://") {
-            scheme = "http"
-        } else {
-            return nil
-        }
-        let afterScheme = url.utf8.dropFirst(scheme.utf8.count + 3)
-        let authorityBytes = afterScheme.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-        rest = Substring(afterScheme[authorityBytes.endIndex...])
-        guard !authorityBytes.isEmpty, !authorityBytes.contains(UInt8(ascii: "@")), !authorityBytes.contains(UInt8(ascii: "%")),
-            authorityBytes.allSatisfy({ $0 < 0x80 })
-        else { return nil }
-        // ASCII only (checked above): lower-cased byte by byte, with no Unicode case mapping.
-        let authority = String(unsafeUninitializedCapacity: authorityBytes.count) { buffer in
-            for (offset, byte) in authorityBytes.enumerated() {
-                buffer[offset] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            }
-            return authorityBytes.count
-        }
+        // Over the contiguous bytes in plain loops: every redirect decision reads its target through here.
+        var url = url
+        guard let (scheme, authorityBytes, restStart) = url.withUTF8(Self.split) else { return nil }
+        self.scheme = scheme
+        rest = Substring(url.utf8[url.utf8.index(url.utf8.startIndex, offsetBy: restStart)...])
+        // ASCII only (checked by `split`): lower-cased byte by byte, with no Unicode case mapping.
+        let authority = String(decoding: authorityBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
         var host = Substring(authority)
         if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")), authority.utf8.last != UInt8(ascii: "]") {
             guard let number = Int(authority[authority.index(after: colon)...]), (1...65535).contains(number) else { return nil }
@@ -51,6 +35,29 @@ struct WebAddress: Equatable {
         }
     }
 
+    /// The scheme, the authority's bytes and where the rest starts, if the URL's bytes pass the
+    /// checks: no space, control character, DEL or backslash anywhere; `http://` or `https://`
+    /// (in any case); a non-empty ASCII authority without `@` or `%`.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, [UInt8], Int)? {
+        for byte in bytes where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { return nil }
+        let scheme: String
+        if hasPrefix(bytes, "https://") {
+            scheme = "https"
+        } else if hasPrefix(bytes, "http://") {
+            scheme = "http"
+        } else {
+            return nil
+        }
+        let start = scheme.utf8.count + 3
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
+            let byte = bytes[end]
+            guard byte != UInt8(ascii: "@"), byte != UInt8(ascii: "%"), byte < 0x80 else { return nil }
+            end += 1
+        }
+        guard end > start else { return nil }
+        return (scheme, Array(bytes[start..<end]), end)
+    }
     /// `url` with every non-ASCII byte percent-escaped (its UTF-8), the rest as written: what a
     /// `Location` header may carry, and what a browser turns back into the same URL.
     static func asciiSerialized(_ url: String) -> String {
@@ -69,7 +76,7 @@ struct WebAddress: Equatable {
     }
 
     /// ASCII case-insensitive prefix test; `prefix` is lower case.
-    private static func hasPrefix(_ bytes: String.UTF8View, _ prefix: StaticString) -> Bool {
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
         guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
         return prefix.withUTF8Buffer { expected in
             zip(bytes, expected).allSatisfy { actual, wanted in
