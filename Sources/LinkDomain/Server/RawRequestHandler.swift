@@ -41,6 +41,9 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var passingThrough = false
     /// A read the pipeline asked for while the connection could not take more output.
     private var heldRead = false
+    /// Something was passed on since the last read completed.
+    private var passedOnSinceRead = false
+    private var reading = false
     private var cache = RawResponder.Cache()
 
     init(responder: RawResponder, ledger: ConnectionLedger, logger: Logger) {
@@ -49,22 +52,61 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.logger = logger
     }
 
+    // Reads: the channel's automatic read after each read is turned off, and this handler asks for
+    // the next one itself. After a read whose requests were all answered here, it asks straight
+    // from its place at the head of the pipeline, and the pipeline behind it never hears of the
+    // read (going through every handler there and back cost more than the answer, BENCHMARKS.md).
+    // After a read that passed something on, it asks through the whole pipeline, as the automatic
+    // read does, so that NIO's async channel can hold the read back while the router is busy.
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startReading(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startReading(context)
+        context.fireChannelActive()
+    }
+
+    private func startReading(_ context: ChannelHandlerContext) {
+        guard !reading else { return }
+        reading = true
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+        context.read()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !passingThrough else { return context.fireChannelRead(data) }
+        guard !passingThrough else {
+            passedOnSinceRead = true
+            return context.fireChannelRead(data)
+        }
         var bytes = unwrapInboundIn(data)
         if var earlier = unread {
             unread = nil
             earlier.writeBuffer(&bytes)
             bytes = earlier
         }
-        handle(&bytes, context: context)
+        if handle(&bytes, context: context) { passedOnSinceRead = true }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if passedOnSinceRead {
+            passedOnSinceRead = false
+            context.fireChannelReadComplete()
+            context.channel.read()
+        } else {
+            read(context: context)
+        }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         context.fireChannelWritabilityChanged()
         if context.channel.isWritable, var bytes = unread {
             unread = nil
-            if handle(&bytes, context: context) { context.fireChannelReadComplete() }
+            if handle(&bytes, context: context) {
+                context.fireChannelReadComplete()
+                context.channel.read()
+            }
         }
         if heldRead, context.channel.isWritable {
             heldRead = false
