@@ -87,9 +87,9 @@ public struct ActionLinkEncoder: Sendable {
         return result
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):

@@ -85,26 +85,18 @@ public enum LinkParser {
         if hints.isEmpty { readHints(query, into: &hints) }
         if query.contains("mode") || query.contains("oobCode") { return .success(query) }
         guard depth < maximumDepth else { return .failure(.notAnActionLink) }
-        // Each nested link's own query is split once: it is read for the next level's name, then searched.
-        var candidates: [(link: Substring, parameters: QueryString?, isLink: Bool)] = []
-        if let deepLink = query["deep_link_id"].map({ Substring($0) }) {
-            let parameters = QueryString(QueryString.of(deepLink))
-            if let inner = parameters["link"] { candidates.append((Substring(inner), nil, false)) }
-            candidates.append((deepLink, parameters, false))
-        }
-        if let link = query["link"].map({ Substring($0) }) {
+        // Each nested link's own query is split once: it is read for the next level's name, then
+        // searched. The order is the JS SDK's: `deep_link_id`'s `link`, `deep_link_id`, `link`'s
+        // `deep_link_id`, `link`. (A link mailed without escaping its own `&` has the action's
+        // parameters beside `link`: this level already answered for it, as the iOS SDK reads it.)
+        for (outerName, innerName) in [("deep_link_id", "link"), ("link", "deep_link_id")] {
+            guard let link = query[outerName].map({ Substring($0) }) else { continue }
             let parameters = QueryString(QueryString.of(link))
-            if let inner = parameters["deep_link_id"] { candidates.append((Substring(inner), nil, false)) }
-            candidates.append((link, parameters, true))
-        }
-        for candidate in candidates {
-            var inner = candidate.parameters ?? QueryString(QueryString.of(candidate.link))
-            // A link mailed without escaping its own `&`: the action's parameters landed beside `link`.
-            // The iOS SDK reads such links by the same side effect; so do we.
-            if !inner.contains("mode") && !inner.contains("oobCode") && candidate.isLink && (query.contains("mode") || query.contains("oobCode")) {
-                inner = query
+            if let inner = parameters[innerName],
+               case .success(let found) = find(in: QueryString(QueryString.of(Substring(inner))), depth: depth + 1, hints: &hints) {
+                return .success(found)
             }
-            if case .success(let found) = find(in: inner, depth: depth + 1, hints: &hints) { return .success(found) }
+            if case .success(let found) = find(in: parameters, depth: depth + 1, hints: &hints) { return .success(found) }
         }
         return .failure(.notAnActionLink)
     }

@@ -31,25 +31,21 @@ struct QueryString: Sendable, Equatable {
         // Byte offsets into contiguous UTF-8: this runs on every link click, and String.Index
         // arithmetic costs several times more.
         query.withUTF8 { bytes in
-            // One pass, in a plain loop: generic slice searches cost several times more here.
+            guard let base = bytes.baseAddress else { return }
+            // memchr over the contiguous bytes: a nested link's value is long and has no `&` or `=`.
+            func find(_ byte: UInt8, in range: Range<Int>) -> Int? {
+                memchr(base + range.lowerBound, Int32(byte), range.count).map { UnsafePointer<UInt8>(base).distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+            }
             var start = 0
-            var equals: Int?
-            var escaped = false
-            for index in 0...bytes.count {
-                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "&")
-                if byte == UInt8(ascii: "&") {
-                    if index > start {
-                        spans.append(Span(name: start..<(equals ?? index), value: equals.map { ($0 + 1)..<index } ?? index..<index,
-                                          nameIsEscaped: escaped))
-                    }
-                    start = index + 1
-                    equals = nil
-                    escaped = false
-                } else if byte == UInt8(ascii: "="), equals == nil {
-                    equals = index
-                } else if byte == UInt8(ascii: "%"), equals == nil {
-                    escaped = true
+            while start <= bytes.count {
+                let end = find(UInt8(ascii: "&"), in: start..<bytes.count) ?? bytes.count
+                if end > start {
+                    let equals = find(UInt8(ascii: "="), in: start..<end)
+                    let name = start..<(equals ?? end)
+                    spans.append(Span(name: name, value: equals.map { ($0 + 1)..<end } ?? end..<end,
+                                      nameIsEscaped: find(UInt8(ascii: "%"), in: name) != nil))
                 }
+                start = end + 1
             }
         }
         source = query

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPTypes
 import NIOCore
 
@@ -63,8 +70,15 @@ struct ImmediateResponder: Sendable {
     }
 
     /// What `path` is, if it may be answered here, and its route pattern as metrics count it.
-    func match(_ path: some Collection<UInt8>) -> (kind: Kind, route: String)? {
-        for route in routes where route.path.utf8.count == path.count && route.path.utf8.elementsEqual(path) { return (route.kind, route.path) }
+    func match(_ path: UnsafeRawBufferPointer) -> (kind: Kind, route: String)? {
+        for route in routes where route.path.utf8.count == path.count {
+            // The paths are literals and configuration: native strings, whose bytes are at hand.
+            let equal = route.path.utf8.withContiguousStorageIfAvailable { bytes in
+                guard let wanted = bytes.baseAddress, let given = path.baseAddress else { return bytes.isEmpty }
+                return memcmp(wanted, given, path.count) == 0
+            } ?? route.path.utf8.elementsEqual(path)
+            if equal { return (route.kind, route.path) }
+        }
         guard path.first == UInt8(ascii: "/") else { return nil }
         let text = String(decoding: path, as: UTF8.self)
         guard SuffixGenerator.isPlausible(text.dropFirst()), !RoutePaths.reservedSingleSegments.contains(text) else { return nil }
@@ -73,7 +87,12 @@ struct ImmediateResponder: Sendable {
 
     /// What `path` is, if it may be answered here.
     func kind(of path: Substring) -> Kind? {
-        match(path.utf8)?.kind
+        match(path)?.kind
+    }
+
+    func match(_ path: Substring) -> (kind: Kind, route: String)? {
+        var path = path
+        return path.withUTF8 { match(UnsafeRawBufferPointer($0)) }
     }
 
     /// The answer to a GET or HEAD of `path`, or nil when it takes more than the head. A GET of a

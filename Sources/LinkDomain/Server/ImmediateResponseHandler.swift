@@ -65,7 +65,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let start = ContinuousClock.now
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { target[..<$0] } ?? target[...]
-        guard let (kind, route) = responder.match(path.utf8),
+        guard let (kind, route) = responder.match(path),
               AbuseLimitsMiddleware.headerBytes(request.headerFields) <= AbuseLimitsMiddleware.maximumHeaderBytes,
               let response = responder.respond(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
                                                headers: ImmediateResponder.RequestHeaders(request.headerFields))

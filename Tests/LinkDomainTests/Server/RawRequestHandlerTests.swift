@@ -92,4 +92,20 @@ struct RawRequestHandlerTests {
             #expect(answer.contains("Content-Type: application/json\r\n") && answer.contains("Content-Security-Policy: default-src 'none'"))
         }
     }
+
+    @Test("a link that redirects straight on: the router's status and Location; a preview page is the router's")
+    func redirect() async throws {
+        let (channel, _, passedOn) = try await Self.channel()
+        let desktop = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+        try channel.writeInbound(ByteBuffer(string: "GET /?link=https%3A%2F%2Fexample.com%2Fproduct&efr=1 HTTP/1.1\r\nUser-Agent: \(desktop)\r\n\r\n"))
+        let answers = try Self.written(channel)
+        #expect(answers.count == 1)
+        #expect(answers.first?.hasPrefix("HTTP/1.1 302 Found\r\nLocation: https://example.com/product\r\nCache-Control: no-store\r\n") == true)
+        #expect(answers.first?.hasSuffix("\r\n\r\n") == true && answers.first?.contains("Content-Length: 0\r\n") == true)
+        let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+        let preview = "GET /?link=https%3A%2F%2Fexample.com%2Fproduct&ibi=com.example.mail HTTP/1.1\r\nUser-Agent: \(iPhone)\r\n\r\n"
+        try channel.writeInbound(ByteBuffer(string: preview))
+        #expect(try Self.written(channel).isEmpty)
+        #expect(passedOn.requests == [preview])
+    }
 }
