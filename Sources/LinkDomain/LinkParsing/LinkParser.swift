@@ -106,7 +106,7 @@ public enum LinkParser {
 
     private static func readHints(_ query: QueryString, into hints: inout PlatformHints) {
         let values = query.values(of: hintNames)
-        guard values.contains(where: { $0 != nil }) else { return }
+        guard !values.isEmpty else { return }
         hints.androidPackageName = values[0]
         hints.androidFallbackURL = values[1]
         hints.androidMinimumVersion = values[2].flatMap { Int($0) }

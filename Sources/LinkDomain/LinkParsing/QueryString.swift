@@ -68,15 +68,28 @@ struct QueryString: Sendable, Equatable {
 
     /// The first value of each of `names`, decoded, read in one pass over the parameters (a
     /// link's hints are fifteen names, looked up on every click).
-    func values(of names: Names) -> [String?] {
-        var found = [String?](repeating: nil, count: names.bytes.count)
+    func values(of names: Names) -> Values {
+        var found = Values()
         withBytes { bytes in
             for span in spans {
-                guard let index = names.index(of: span, in: bytes), found[index] == nil else { continue }
-                found[index] = Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.value]))
+                guard let index = names.index(of: span, in: bytes) else { continue }
+                // Made on the first name found: most queries have none of a link's fifteen hints.
+                if found.values.isEmpty { found.values = [String?](repeating: nil, count: names.bytes.count) }
+                if found.values[index] == nil { found.values[index] = Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.value])) }
             }
         }
         return found
+    }
+
+    /// What ``values(of:)`` found, by the names' positions.
+    struct Values {
+        fileprivate var values: [String?] = []
+
+        var isEmpty: Bool { values.isEmpty }
+
+        subscript(index: Int) -> String? {
+            values.indices.contains(index) ? values[index] : nil
+        }
     }
 
     /// Parameter names looked up together, as bytes, made once.
