@@ -49,6 +49,23 @@ struct ResponseBytes {
         return buffer
     }
 
+    /// ``ImmediateResponse/redirect(_:to:)``'s bytes, written without making the response: nil when
+    /// the location has a byte `HTTPFields` would change (a control or non-ASCII byte), which the
+    /// caller then encodes through it.
+    func encodeRedirect(_ status: HTTPResponse.Status, location: String, date: String, allocator: ByteBufferAllocator) -> ByteBuffer? {
+        guard let line = Self.statusLine(status), location.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        var buffer = allocator.buffer(capacity: 160 + location.utf8.count + trailingFields.count)
+        buffer.writeStaticString(line)
+        buffer.writeStaticString("Location: ")
+        buffer.writeString(location)
+        buffer.writeStaticString("\r\nCache-Control: no-store\r\nContent-Length: 0\r\nDate: ")
+        buffer.writeString(date)
+        buffer.writeStaticString("\r\n")
+        buffer.writeBytes(trailingFields)
+        buffer.writeStaticString("\r\n")
+        return buffer
+    }
+
     /// The status lines of the answers given here, written as they are.
     private static func statusLine(_ status: HTTPResponse.Status) -> StaticString? {
         switch (status.code, status.reasonPhrase) {

@@ -21,16 +21,28 @@ struct QueryString: Sendable, Equatable {
         var nameIsEscaped: Bool
     }
 
-    /// The query as received, made contiguous so that offsets into its UTF-8 stay valid.
-    private let source: Substring
+    /// The string the query is part of, native and contiguous, and where the query starts in its
+    /// UTF-8: its bytes are read straight from the string's storage (a substring's view of them
+    /// costs a generic slice on every lookup).
+    private let source: String
+    private let start: Int
+    private let count: Int
     private var spans: [Span] = []
 
     init(_ query: Substring) {
-        var query = query
+        var source = query.base
+        var start = source.utf8.distance(from: source.utf8.startIndex, to: query.startIndex)
+        let count = query.utf8.count
+        if source.utf8.withContiguousStorageIfAvailable({ _ in true }) == nil {
+            source = String(decoding: Array(query.utf8), as: UTF8.self)  // not native (bridged): a copy
+            start = 0
+        }
         var spans: [Span] = []
+        spans.reserveCapacity(8)
         // Byte offsets into contiguous UTF-8: this runs on every link click, and String.Index
         // arithmetic costs several times more.
-        query.withUTF8 { bytes in
+        _ = source.utf8.withContiguousStorageIfAvailable { whole in
+            let bytes = UnsafeBufferPointer(rebasing: whole[start..<(start + count)])
             guard let base = bytes.baseAddress else { return }
             // memchr over the contiguous bytes: a nested link's value is long and has no `&` or `=`.
             func find(_ byte: UInt8, in range: Range<Int>) -> Int? {
@@ -48,7 +60,9 @@ struct QueryString: Sendable, Equatable {
                 start = end + 1
             }
         }
-        source = query
+        self.source = source
+        self.start = start
+        self.count = count
         self.spans = spans
     }
 
@@ -136,9 +150,9 @@ struct QueryString: Sendable, Equatable {
     }
 
     private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = source.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = source  // not reached: the query was made contiguous at init
-        return copy.withUTF8(body)
+        // Always contiguous: made native at init when it was not.
+        source.utf8.withContiguousStorageIfAvailable { body(UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
+            ?? body(UnsafeBufferPointer(start: nil, count: 0))
     }
 
     static func == (lhs: QueryString, rhs: QueryString) -> Bool {

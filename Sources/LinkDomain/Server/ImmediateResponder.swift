@@ -98,17 +98,32 @@ struct ImmediateResponder: Sendable {
     /// The answer to a GET or HEAD of `path`, or nil when it takes more than the head. A GET of a
     /// short link counts its events, as the router's answer does.
     func respond(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders) -> ImmediateResponse? {
+        switch answer(to: kind, method: method, path: path, query: query, headers: headers) {
+        case .response(let response): response
+        case .redirect(let status, let location): .redirect(status, to: location)
+        case nil: nil
+        }
+    }
+
+    /// What ``respond(to:method:path:query:headers:)`` answers, with redirects not yet made into
+    /// responses: the event loop writes their few bytes directly.
+    enum Answer {
+        case response(ImmediateResponse)
+        case redirect(HTTPResponse.Status, location: String)
+    }
+
+    func answer(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders) -> Answer? {
         switch kind {
         case .appleAssociation:
-            return files.apple.response(ifNoneMatch: headers.ifNoneMatch)
+            return .response(files.apple.response(ifNoneMatch: headers.ifNoneMatch))
         case .androidAssociation:
-            return files.android.response(ifNoneMatch: headers.ifNoneMatch)
+            return .response(files.android.response(ifNoneMatch: headers.ifNoneMatch))
         case .stylesheet:
-            return stylesheet
+            return .response(stylesheet)
         case .link:
             let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
             let outcome = router.route(LinkRequest(path: path, query: query), visitor: visitor)
-            return Self.straightRedirect(outcome)?.response
+            return Self.straightRedirect(outcome).map { .redirect($0.status, location: $0.location) }
         case .shortLink:
             let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
@@ -116,23 +131,23 @@ struct ImmediateResponder: Sendable {
             let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
             let outcome = router.route(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query),
                                        visitor: visitor)
-            guard let (response, event) = Self.straightRedirect(outcome) else { return nil }
+            guard let (status, location, event) = Self.straightRedirect(outcome) else { return nil }
             if method == .get, visitor.isPerson {
                 for counted in [LinkEvent.click, event] {
                     metrics.count(counted, platform: visitor.platform)
                     linkEvents.count(counted, suffix: suffix, platform: visitor.platform)
                 }
             }
-            return response
+            return .redirect(status, location: location)
         }
     }
 
     /// The redirect of a link that sends the visitor straight on, and the event a short link counts
     /// for it; nil for every outcome that needs a page.
-    private static func straightRedirect(_ outcome: LinkOutcome) -> (response: ImmediateResponse, event: LinkEvent)? {
+    private static func straightRedirect(_ outcome: LinkOutcome) -> (status: HTTPResponse.Status, location: String, event: LinkEvent)? {
         switch outcome {
-        case .action(_, .continueToApp(let url)): (.redirect(.seeOther, to: url), .redirectToFallback)
-        case .dynamic(_, .redirect(let url, let event)): (.redirect(.found, to: url), event)
+        case .action(_, .continueToApp(let url)): (.seeOther, url, .redirectToFallback)
+        case .dynamic(_, .redirect(let url, let event)): (.found, url, event)
         default: nil
         }
     }

@@ -59,8 +59,20 @@ struct RawResponder: Sendable {
         let path = mark.map { targetText[..<targetText.utf8.index(targetText.startIndex, offsetBy: $0)] } ?? targetText[...]
         let headers = ImmediateResponder.RequestHeaders(userAgent: text(head.userAgent), platformHint: text(head.platformHint),
                                                         ifNoneMatch: text(head.ifNoneMatch))
-        guard let response = immediate.respond(to: kind, method: .get, path: path, query: query, headers: headers) else { return nil }
-        let encoded = (https ? secure : plain).encode(response, date: date.text, includeBody: true, allocator: allocator)
+        let writer = https ? secure : plain
+        let response: ImmediateResponse
+        switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers) {
+        case .response(let fixed):
+            response = fixed
+        case .redirect(let status, let location):
+            if let encoded = writer.encodeRedirect(status, location: location, date: date.text, allocator: allocator) {
+                return Answer(bytes: encoded, status: status, route: route)
+            }
+            response = .redirect(status, to: location)
+        case nil:
+            return nil
+        }
+        let encoded = writer.encode(response, date: date.text, includeBody: true, allocator: allocator)
         if isFixed, head.ifNoneMatch == nil {
             cache.key = (kind, https)
             cache.second = date.second

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOEmbedded
@@ -107,5 +108,23 @@ struct RawRequestHandlerTests {
         try channel.writeInbound(ByteBuffer(string: preview))
         #expect(try Self.written(channel).isEmpty)
         #expect(passedOn.requests == [preview])
+    }
+}
+
+@Suite("Response bytes")
+struct ResponseBytesTests {
+    @Test("a redirect written directly is the same bytes as the redirect response encoded; an unusual location goes through the fields")
+    func redirect() {
+        let writer = ResponseBytes(trailingFields: SecurityHeaders(terminatesTLS: true, trustedProxies: []).fields(https: true))
+        let date = HTTPDate.format(1_795_000_000)
+        for (status, location) in [(HTTPResponse.Status.seeOther, "https://example.com/done?apiKey=k&oobCode=C&mode=signIn&lang=en"),
+                                   (.found, "https://example.com/product/42")] {
+            let direct = writer.encodeRedirect(status, location: location, date: date, allocator: ByteBufferAllocator())
+            let encoded = writer.encode(.redirect(status, to: location), date: date, includeBody: true, allocator: ByteBufferAllocator())
+            #expect(direct == encoded)
+        }
+        #expect(writer.encodeRedirect(.found, location: "https://example.com/a b", date: date, allocator: ByteBufferAllocator()) == nil)
+        #expect(writer.encodeRedirect(.found, location: "https://example.com/é", date: date, allocator: ByteBufferAllocator()) == nil)
+        #expect(writer.encodeRedirect(.temporaryRedirect, location: "https://example.com/", date: date, allocator: ByteBufferAllocator()) == nil)
     }
 }
