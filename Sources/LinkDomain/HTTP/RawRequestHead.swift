@@ -10,7 +10,8 @@ import Darwin
 /// loop answers without NIO's HTTP decoder (``RawRequestHandler``).
 ///
 /// The reader is strict where NIO's decoder is lenient: anything it is not sure of (another HTTP
-/// version, a body, a folded or malformed line, a control byte, a head over ``maximumLength``)
+/// method than GET, another version, a body, a folded or malformed line, a control byte, a head
+/// over ``maximumLength``)
 /// is ``Reading/unsure``, and the connection's bytes go to NIO's decoder from there on, so the
 /// two can never disagree about where a request ends (request smuggling). A well-formed head
 /// without a body is a ``Reading/head(_:)``; ``isAnswerable`` says whether it is simple enough to
@@ -114,12 +115,16 @@ struct RawRequestHead: Equatable {
         guard firstSpace > line.lowerBound, targetEnd > firstSpace + 1, bytes[targetEnd] == 0x20, isVersion11(bytes, at: targetEnd + 1) else {
             return nil
         }
-        // Visible ASCII only: no spaces, controls or raw non-ASCII bytes in the target.
+        // A path (origin form; the other forms are the decoder's), in visible ASCII only: no spaces,
+        // controls or raw non-ASCII bytes.
+        guard bytes[firstSpace + 1] == UInt8(ascii: "/") else { return nil }
         for index in (firstSpace + 1)..<targetEnd where bytes[index] <= 0x20 || bytes[index] >= 0x7F { return nil }
+        // GET only: every other method (NIO's decoder knows a fixed list, and refuses the rest) is
+        // the decoder's from here on.
         let start = line.lowerBound
-        let isGet = firstSpace - start == 3 && bytes[start] == UInt8(ascii: "G") && bytes[start + 1] == UInt8(ascii: "E")
-            && bytes[start + 2] == UInt8(ascii: "T")
-        return (isGet, (firstSpace + 1)..<targetEnd)
+        guard firstSpace - start == 3, bytes[start] == UInt8(ascii: "G"), bytes[start + 1] == UInt8(ascii: "E"), bytes[start + 2] == UInt8(ascii: "T")
+        else { return nil }
+        return (true, (firstSpace + 1)..<targetEnd)
     }
 
     private static func isVersion11(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
@@ -131,7 +136,7 @@ struct RawRequestHead: Equatable {
         return true
     }
 
-    /// `name: value`, the value without its surrounding spaces and tabs.
+    /// `name: value`, the value without its leading spaces and tabs.
     private static func field(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Range<Int>, Range<Int>)? {
         var colon = line.lowerBound
         while colon < line.upperBound, bytes[colon] != UInt8(ascii: ":") {
@@ -139,10 +144,10 @@ struct RawRequestHead: Equatable {
             colon += 1
         }
         guard colon < line.upperBound, colon > line.lowerBound else { return nil }
+        // Leading spaces and tabs are not the value's; trailing ones stay, as NIO's decoder keeps them.
         var start = colon + 1
-        var end = line.upperBound
+        let end = line.upperBound
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         // Field content: visible bytes, spaces and tabs; no other control byte (NUL, CR, DEL).
         for index in start..<end where (bytes[index] < 0x20 && bytes[index] != 0x09) || bytes[index] == 0x7F { return nil }
         return (line.lowerBound..<colon, start..<end)
