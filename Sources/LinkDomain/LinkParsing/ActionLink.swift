@@ -75,7 +75,12 @@ public struct PlatformHints: Sendable, Equatable {
 
     public init() {}
 
-    public var isEmpty: Bool { self == PlatformHints() }
+    /// No hint at all (field by field: comparing with a new value cost more than the parse around it).
+    public var isEmpty: Bool {
+        androidPackageName == nil && androidFallbackURL == nil && androidMinimumVersion == nil && iOSBundleID == nil && iOSFallbackURL == nil
+            && iOSAppStoreID == nil && iOSMinimumVersion == nil && iPadBundleID == nil && iPadFallbackURL == nil && iOSCustomScheme == nil
+            && otherPlatformFallbackURL == nil && !skipPreviewPage && socialTitle == nil && socialDescription == nil && socialImageURL == nil
+    }
 }
 
 /// Why a URL is not an action link.

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds the email action in any link shape LinkDomain receives (WIRE.md §1):
 ///
 /// - `/__/auth/links?link=<action URL>`
@@ -26,9 +34,9 @@ public enum LinkParser {
         let shape: LinkShape
         if outer.contains("deep_link_id") {
             shape = .deepLinkID
-        } else if path.utf8.starts(with: "/__/auth/links".utf8) {
+        } else if hasPrefix(path, "/__/auth/links") {
             shape = .authLinks
-        } else if path.utf8.starts(with: "/emulator/action".utf8) {
+        } else if hasPrefix(path, "/emulator/action") {
             shape = .emulatorAction
         } else if outer.contains("link") {
             shape = .legacyDynamicLink
@@ -43,29 +51,29 @@ public enum LinkParser {
 
     /// Parses a whole URL (`https://host/path?query`), or a path and query.
     public static func parse(url: String) -> Result<ActionLink, LinkParseError> {
-        let text = Substring(url)
-        let utf8 = text.utf8
-        // Bytes, not Characters: this runs on every click, and grapheme breaking costs several times more.
-        var pathStart = utf8.startIndex
-        var index = utf8.startIndex
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            if byte == UInt8(ascii: ":") {
-                // A scheme: the path starts after the authority.
-                let rest = utf8[utf8.index(after: index)...]
-                if rest.starts(with: "//".utf8) {
-                    let authority = rest.dropFirst(2)
-                    pathStart = authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-                        ?? utf8.endIndex
-                }
-                break
+        // Offsets over the contiguous bytes, not Characters or String indices: this runs on every click.
+        var url = url
+        let (pathStart, pathEnd, query) = url.withUTF8 { bytes -> (Int, Int, Range<Int>?) in
+            func first(from start: Int, _ isWanted: (UInt8) -> Bool) -> Int {
+                var index = start
+                while index < bytes.count, !isWanted(bytes[index]) { index += 1 }
+                return index
             }
-            index = utf8.index(after: index)
+            let isDelimiter = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+            var pathStart = 0
+            let stop = first(from: 0) { isDelimiter($0) || $0 == UInt8(ascii: ":") }
+            // A scheme and `//`: the path starts after the authority.
+            if stop + 2 < bytes.count, bytes[stop] == UInt8(ascii: ":"), bytes[stop + 1] == UInt8(ascii: "/"), bytes[stop + 2] == UInt8(ascii: "/") {
+                pathStart = first(from: stop + 3, isDelimiter)
+            }
+            let pathEnd = first(from: pathStart) { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            let mark = first(from: pathStart) { $0 == UInt8(ascii: "?") }
+            let query = mark < bytes.count ? (mark + 1)..<first(from: mark + 1) { $0 == UInt8(ascii: "#") } : nil
+            return (pathStart, pathEnd, query)
         }
-        let pathAndQuery = Substring(utf8[pathStart...])
-        let pathEnd = pathAndQuery.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? pathAndQuery.endIndex
-        return parse(path: Substring(pathAndQuery.utf8[..<pathEnd]), query: QueryString.of(pathAndQuery))
+        let utf8 = url.utf8
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        return parse(path: url[index(pathStart)..<index(pathEnd)], query: query.map { url[index($0.lowerBound)..<index($0.upperBound)] } ?? "")
     }
 
     /// A Dynamic Links long link (`?link=...&apn=...`) as such, for links whose deep link is not
@@ -150,6 +158,14 @@ public enum LinkParser {
         }
         if (link.continueURL?.utf8.count ?? 0) > maximumURLLength { return .failure(.invalidParameter("continueUrl")) }
         return .success(link)
+    }
+
+    private static func hasPrefix(_ text: Substring, _ prefix: StaticString) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress, bytes.count >= prefix.utf8CodeUnitCount else { return false }
+            return memcmp(start, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+        }
     }
 
     private static func nonEmpty(_ value: String?) -> String? {
