@@ -21,9 +21,8 @@ public enum StartupMemory {
     @discardableResult
     public static func release() -> Int {
         #if os(Linux)
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return 0 }
         var released = 0
-        for mapping in maps.split(separator: "\n").compactMap(ReadOnlyFileMapping.init) {
+        for mapping in readOnlyFileMappings() {
             guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
             if madvise(start, Int(mapping.end - mapping.start), pageOut) == 0 { released += Int(mapping.end - mapping.start) }
         }
@@ -31,6 +30,12 @@ public enum StartupMemory {
         #else
         return 0
         #endif
+    }
+
+    /// This process's read-only file mappings, from `/proc/self/maps` (none where it cannot be read).
+    static func readOnlyFileMappings() -> [ReadOnlyFileMapping] {
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
+        return maps.split(separator: "\n").compactMap(ReadOnlyFileMapping.init)
     }
 
     /// A line of `/proc/self/maps` (`start-end perms offset dev inode path`) for a file mapped
