@@ -60,6 +60,8 @@ struct Serve: AsyncParsableCommand {
         guard ["text", "json"].contains(logFormat) else { throw ValidationError("--log-format must be text or json") }
         let format: LineLogHandler.Format = logFormat == "json" ? .json : .text
         LoggingSystem.bootstrap { label in LineLogHandler(format: format, label: label, level: level) }
+        // Request lines wait up to 50 ms to be written together: whatever waits is written at exit.
+        atexit { LineLogHandler.flush() }
         let logger = Logger(label: "linkdomain")
         for warning in ConfigurationWarnings.of(configuration) { logger.warning("\(warning)") }
         if configuration.isDevelopmentForced {

@@ -40,7 +40,7 @@ struct RawRequestHead: Equatable {
     /// The size of the header section as ``AbuseLimitsMiddleware/headerBytes(_:)`` counts it.
     var headerBytes = 0
     /// A GET with nothing that needs the router: no `Connection` other than `keep-alive`, no
-    /// `Expect` or `Upgrade`, no repeated or non-ASCII field among those the answer reads.
+    /// `Expect`, no repeated or non-ASCII field among those the answer reads.
     var isAnswerable = false
 
     /// Reads the head at the start of `bytes`.
@@ -75,7 +75,8 @@ struct RawRequestHead: Equatable {
             let fieldName = FieldName(bytes, name)
             let isASCII = fieldName == .other || !hasNonASCII(bytes, value)
             switch fieldName {
-            case .transferEncoding:
+            case .transferEncoding, .upgrade:
+                // A body of unknown length, or a switch of protocol after this request: the decoder's.
                 return .unsure
             case .contentLength:
                 // Only an explicit empty body; anything else is the decoder's.
@@ -83,7 +84,7 @@ struct RawRequestHead: Equatable {
                 sawContentLength = true
             case .connection:
                 answerable = answerable && isKeepAlive(bytes, value)
-            case .expect, .upgrade:
+            case .expect:
                 answerable = false
             case .userAgent:
                 answerable = answerable && isASCII && set(&head.userAgent, value)

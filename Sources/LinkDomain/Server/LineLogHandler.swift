@@ -22,14 +22,24 @@ public struct LineLogHandler: LogHandler {
     public var logLevel: Logger.Level
     let format: Format
     let label: String
-    let write: @Sendable (String) -> Void
+    /// Writes a line; the flag says it may wait to be written with others (a request's line).
+    let write: @Sendable (String, Bool) -> Void
 
-    public init(format: Format, label: String, level: Logger.Level,
-                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    /// - Parameter write: where lines go; standard error (``BufferedLogOutput``) when nil.
+    public init(format: Format, label: String, level: Logger.Level, write: (@Sendable (String) -> Void)? = nil) {
         self.format = format
         self.label = label
         self.logLevel = level
-        self.write = write
+        if let write {
+            self.write = { line, _ in write(line) }
+        } else {
+            self.write = { line, gather in BufferedLogOutput.standardError.write(line, gather: gather) }
+        }
+    }
+
+    /// Writes what waits to standard error: at exit.
+    public static func flush() {
+        BufferedLogOutput.standardError.flush()
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -39,15 +49,18 @@ public struct LineLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         let time = LogTime.now
-        let metadata = metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
+        // Most lines carry only their own metadata: no merge then.
+        let metadata = metadata.isEmpty ? event.metadata ?? [:] : metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
         let message = Self.escapingControlCharacters("\(event.message)")
+        // Request lines may wait a moment to be written together; every other line goes at once.
+        let gather = event.level <= .info && message == RequestLog.message
         switch format {
         case .text:
             var line = "\(time) \(event.level.rawValue) \(label): \(message)"
             for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
                 line += " \(Self.escapingControlCharacters(key))=\(Self.escapingControlCharacters("\(value)"))"
             }
-            write(line + "\n")
+            write(line + "\n", gather)
         case .json:
             var object: [String: JSONValue] = [
                 "time": .string(time), "level": .string(event.level.rawValue), "label": .string(label), "message": .string(message),
@@ -58,7 +71,7 @@ public struct LineLogHandler: LogHandler {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             guard let data = try? encoder.encode(JSONValue.object(object)) else { return }
-            write(String(decoding: data, as: UTF8.self) + "\n")
+            write(String(decoding: data, as: UTF8.self) + "\n", gather)
         }
     }
 
@@ -68,6 +81,8 @@ public struct LineLogHandler: LogHandler {
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
             scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
         }
+        // Printable ASCII, byte by byte (nearly every value): nothing to escape.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

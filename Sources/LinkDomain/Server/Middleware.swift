@@ -7,8 +7,11 @@ import Logging
 ///
 /// The query string is never logged: email links carry single-use codes and API keys there.
 enum RequestLog {
+    /// The message of every request's line.
+    static let message = "request"
+
     static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: Int, duration: Duration) {
-        logger.info("request", metadata: [
+        logger.info("\(message)", metadata: [
             "method": .string(method.rawValue),
             "path": .string(path),
             "status": .stringConvertible(status),

@@ -38,3 +38,40 @@ struct LineLogHandlerTests {
         #expect(LineLogHandler.escapingControlCharacters("request path=/__/auth/action é") == "request path=/__/auth/action é")
     }
 }
+
+@Suite("Log lines on standard error")
+struct BufferedLogOutputTests {
+    /// What a pipe holds now, without waiting.
+    static func drain(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("request lines wait to be written together; any other line writes them first, then itself; a flush or the delay writes them")
+    func gathering() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        let output = BufferedLogOutput(descriptor: ends[1])
+        output.write("request 1\n", gather: true)
+        output.write("request 2\n", gather: true)
+        #expect(Self.drain(ends[0]) == "")
+        output.write("warning\n", gather: false)
+        #expect(Self.drain(ends[0]) == "request 1\nrequest 2\nwarning\n")
+        output.write("request 3\n", gather: true)
+        output.flush()
+        #expect(Self.drain(ends[0]) == "request 3\n")
+        output.write("request 4\n", gather: true)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(Self.drain(ends[0]) == "request 4\n")
+        output.write(String(repeating: "x", count: BufferedLogOutput.limit) + "\n", gather: true)
+        #expect(Self.drain(ends[0]).utf8.count == BufferedLogOutput.limit + 1)
+    }
+}
