@@ -30,7 +30,6 @@ struct RawRequestHead: Equatable {
 
     /// The bytes of the head, blank line included.
     var length = 0
-    var isGet = false
     /// The request target (path and query), as offsets into the bytes read.
     var target = 0..<0
     var userAgent: Range<Int>?
@@ -62,10 +61,8 @@ struct RawRequestHead: Equatable {
             let line = lineStart..<(lineFeed - 1)
             lineStart = lineFeed + 1
             if isRequestLine {
-                guard let (isGet, target) = requestLine(bytes, line) else { return .unsure }
-                head.isGet = isGet
+                guard let target = requestLine(bytes, line) else { return .unsure }
                 head.target = target
-                answerable = isGet
                 isRequestLine = false
                 continue
             }
@@ -103,8 +100,8 @@ struct RawRequestHead: Equatable {
         return .head(head)
     }
 
-    /// `METHOD SP target SP HTTP/1.1`: whether the method is GET, and the target.
-    private static func requestLine(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Bool, Range<Int>)? {
+    /// `GET SP target SP HTTP/1.1`: the target.
+    private static func requestLine(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> Range<Int>? {
         // Plain loops over the buffer: generic slice algorithms cost several times more here.
         var firstSpace = line.lowerBound
         while firstSpace < line.upperBound, bytes[firstSpace] != 0x20 {
@@ -125,7 +122,7 @@ struct RawRequestHead: Equatable {
         let start = line.lowerBound
         guard firstSpace - start == 3, bytes[start] == UInt8(ascii: "G"), bytes[start + 1] == UInt8(ascii: "E"), bytes[start + 2] == UInt8(ascii: "T")
         else { return nil }
-        return (true, (firstSpace + 1)..<targetEnd)
+        return (firstSpace + 1)..<targetEnd
     }
 
     private static func isVersion11(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
