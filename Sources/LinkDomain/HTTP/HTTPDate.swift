@@ -1,21 +1,15 @@
 import Foundation
-import Synchronization
 
 /// `Date` header values (RFC 9110 §5.6.7), formatted at most once a second.
 enum HTTPDate {
-    private static let cache = Mutex<(second: Int, text: String)>((0, ""))
+    private static let clock = SecondText(format)
 
     static var now: String { current.text }
 
     /// The current second, and its `Date` value.
     static var current: (second: Int, text: String) {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        let second = Int(time.tv_sec)
-        return cache.withLock { cached in
-            if cached.second != second { cached = (second, format(second)) }
-            return cached
-        }
+        let now = clock.now
+        return (now.second, now.text)
     }
 
     static func format(_ second: Int) -> String {

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,17 +10,11 @@ import Darwin
 /// second formatted once a second: a request's log line is written for every request, and
 /// Foundation's ISO 8601 formatter cost more than the rest of the line.
 enum LogTime {
-    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
+    private static let clock = SecondText { format(second: $0) }
 
     static var now: String {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        let second = Int(time.tv_sec)
-        let prefix = cache.withLock { cached in
-            if cached.second != second { cached = (second, format(second: second)) }
-            return cached.text
-        }
-        return prefix + "." + digits(Int(time.tv_nsec) / 1_000_000, count: 3) + "Z"
+        let now = clock.now
+        return now.text + "." + digits(now.milliseconds, count: 3) + "Z"
     }
 
     /// `YYYY-MM-DDThh:mm:ss` of a Unix time.
