@@ -25,17 +25,15 @@ struct RawResponder: Sendable {
     }
 
     let immediate: ImmediateResponder
-    let security: SecurityHeaders
-    let metrics: LinkMetrics
+    let finisher: ResponseFinisher
     private let plain: ResponseBytes
     private let secure: ResponseBytes
 
     init(immediate: ImmediateResponder, finisher: ResponseFinisher) {
         self.immediate = immediate
-        security = finisher.securityHeaders
-        metrics = finisher.metrics
-        plain = ResponseBytes(trailingFields: security.fields(https: false))
-        secure = ResponseBytes(trailingFields: security.fields(https: true))
+        self.finisher = finisher
+        plain = ResponseBytes(trailingFields: finisher.securityHeaders.fields(https: false))
+        secure = ResponseBytes(trailingFields: finisher.securityHeaders.fields(https: true))
     }
 
     /// The answer to the GET whose head starts `bytes`, or nil when it is the router's.
@@ -48,7 +46,7 @@ struct RawResponder: Sendable {
         let mark = target.firstIndex(of: UInt8(ascii: "?"))
         guard let (kind, route) = immediate.match(UnsafeRawBufferPointer(rebasing: target[..<(mark ?? target.endIndex)])) else { return nil }
         func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } }
-        let https = security.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))
+        let https = finisher.securityHeaders.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))
         let date = HTTPDate.current
         let isFixed = kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet
         if isFixed, head.ifNoneMatch == nil, let key = cache.key, key.kind == kind, key.https == https, cache.second == date.second {
@@ -84,11 +82,9 @@ struct RawResponder: Sendable {
 
     /// The request metric and log line the router's path records for each answer.
     func record(_ answer: Answer, head: RawRequestHead, in bytes: UnsafeRawBufferPointer, since start: ContinuousClock.Instant, logger: Logger) {
-        let duration = start.duration(to: .now)
-        metrics.request(route: answer.route, method: .get, status: answer.status.code, duration: duration)
-        guard logger.logLevel <= .info else { return }
         let target = UnsafeRawBufferPointer(rebasing: bytes[head.target])
-        let path = String(decoding: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)], as: UTF8.self)
-        RequestLog.record(logger, method: .get, path: path, status: answer.status.code, duration: duration)
+        finisher.record(status: answer.status, method: .get,
+                        path: String(decoding: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)], as: UTF8.self),
+                        route: answer.route, since: start, logger: logger)
     }
 }

@@ -15,9 +15,17 @@ struct ResponseFinisher: Sendable {
     func finish(_ headers: inout HTTPFields, status: HTTPResponse.Status, method: HTTPRequest.Method, path: String, route: String,
                 peer: @autoclosure () -> String?, requestHeaders: HTTPFields, since start: ContinuousClock.Instant, logger: Logger) {
         securityHeaders.add(to: &headers, peer: peer(), requestHeaders: requestHeaders)
+        record(status: status, method: method, path: path, route: route, since: start, logger: logger)
+    }
+
+    /// The request metric and the log line alone, for answers written with their headers already
+    /// in place (``RawResponder``). The path is made only when the line is logged.
+    func record(status: HTTPResponse.Status, method: HTTPRequest.Method, path: @autoclosure () -> String, route: String,
+                since start: ContinuousClock.Instant, logger: Logger) {
         let duration = start.duration(to: .now)
         metrics.request(route: route, method: method, status: status.code, duration: duration)
-        RequestLog.record(logger, method: method, path: path, status: status.code, duration: duration)
+        guard logger.logLevel <= .info else { return }
+        RequestLog.record(logger, method: method, path: path(), status: status.code, duration: duration)
     }
 }
 
