@@ -89,6 +89,9 @@ public enum LinkParser {
         return DynamicLink(deepLink: deepLink, hints: hints)
     }
 
+    /// A nested link's parameter, and the name its own query is searched for first.
+    private static let nestingOrder = [("deep_link_id", "link"), ("link", "deep_link_id")]
+
     private static func find(in query: QueryString, depth: Int, hints: inout PlatformHints) -> Result<QueryString, LinkParseError> {
         if hints.isEmpty { readHints(query, into: &hints) }
         if query.contains("mode") || query.contains("oobCode") { return .success(query) }
@@ -97,7 +100,7 @@ public enum LinkParser {
         // searched. The order is the JS SDK's: `deep_link_id`'s `link`, `deep_link_id`, `link`'s
         // `deep_link_id`, `link`. (A link mailed without escaping its own `&` has the action's
         // parameters beside `link`: this level already answered for it, as the iOS SDK reads it.)
-        for (outerName, innerName) in [("deep_link_id", "link"), ("link", "deep_link_id")] {
+        for (outerName, innerName) in nestingOrder {
             guard let link = query[outerName].map({ Substring($0) }) else { continue }
             let parameters = QueryString(QueryString.of(link))
             if let inner = parameters[innerName],

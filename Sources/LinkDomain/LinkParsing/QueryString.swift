@@ -115,16 +115,7 @@ struct QueryString: Sendable, Equatable {
         }
 
         fileprivate func index(of span: Span, in query: UnsafeBufferPointer<UInt8>) -> Int? {
-            if span.nameIsEscaped {
-                let decoded = Array(QueryString.percentDecode(UnsafeBufferPointer(rebasing: query[span.name])).utf8)
-                return bytes.firstIndex(of: decoded)
-            }
-            let length = span.name.count
-            guard let start = query.baseAddress.map({ $0 + span.name.lowerBound }) else { return nil }
-            for (index, name) in bytes.enumerated() where name.count == length {
-                if length == 0 || name.withUnsafeBufferPointer({ $0.baseAddress.map { memcmp($0, start, length) } }) == 0 { return index }
-            }
-            return nil
+            bytes.firstIndex { QueryString.matches(span, $0, in: query) }
         }
     }
 
@@ -134,15 +125,16 @@ struct QueryString: Sendable, Equatable {
     }
 
     private func first(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Span? {
-        spans.first { Self.matches($0, name, in: bytes) }
+        spans.first { Self.matches($0, name.utf8, in: bytes) }
     }
 
-    private static func matches(_ span: Span, _ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if span.nameIsEscaped { return percentDecode(UnsafeBufferPointer(rebasing: bytes[span.name])) == name }
+    /// Whether the span's name is `name` (its UTF-8).
+    private static func matches(_ span: Span, _ name: some Collection<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if span.nameIsEscaped { return percentDecode(UnsafeBufferPointer(rebasing: bytes[span.name])).utf8.elementsEqual(name) }
         // Lengths first: most names differ in length.
-        guard span.name.count == name.utf8.count else { return false }
+        guard span.name.count == name.count else { return false }
         var index = span.name.lowerBound
-        for byte in name.utf8 {
+        for byte in name {
             guard bytes[index] == byte else { return false }
             index += 1
         }
