@@ -158,3 +158,24 @@ struct SeededRandom: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite("Platform hints")
+struct PlatformHintsTests {
+    @Test("isEmpty reads every field: setting any one makes the hints not empty")
+    func isEmptyReadsEveryField() {
+        // isEmpty lists the fields one by one; a field added without it would go unnoticed.
+        #expect(Mirror(reflecting: PlatformHints()).children.count == 15)
+        #expect(PlatformHints().isEmpty)
+        let setters: [(inout PlatformHints) -> Void] = [
+            { $0.androidPackageName = "" }, { $0.androidFallbackURL = "" }, { $0.androidMinimumVersion = 0 }, { $0.iOSBundleID = "" },
+            { $0.iOSFallbackURL = "" }, { $0.iOSAppStoreID = "" }, { $0.iOSMinimumVersion = "" }, { $0.iPadBundleID = "" },
+            { $0.iPadFallbackURL = "" }, { $0.iOSCustomScheme = "" }, { $0.otherPlatformFallbackURL = "" }, { $0.skipPreviewPage = true },
+            { $0.socialTitle = "" }, { $0.socialDescription = "" }, { $0.socialImageURL = "" },
+        ]
+        for (index, set) in setters.enumerated() {
+            var hints = PlatformHints()
+            set(&hints)
+            #expect(!hints.isEmpty && hints != PlatformHints(), "field \(index)")
+        }
+    }
+}
