@@ -3,7 +3,8 @@
 /// kind of visitor, and the decoder of the pages' form bodies. The fuzzer (`Fuzz/`) calls it with generated input, the tests with the
 /// fuzzer's corpus.
 ///
-/// Returns the first broken promise it finds: a redirect the redirect policy would refuse.
+/// Returns the first broken promise it finds: a redirect the redirect policy would refuse, or a
+/// link parameter read differently by the click's one-pass reader and the plain query reader.
 public enum LinkExercise {
     static let policy = RedirectPolicy(authorizedDomains: ["example.com", "links.example.com"])
     static let router = LinkRouter(appleApps: [AppleApp(teamID: "A1B2C3D4E5", bundleID: "dev.linkdomain.demo", appStoreID: "1234567890")],
@@ -38,7 +39,11 @@ public enum LinkExercise {
         _ = router.debugFlows(linkQuery: query)
         _ = PageForm.decode(text)
         _ = PlatformClassifier.classify(userAgent: text, platformHint: text)
-        _ = QueryString(Substring(text))
+        // The parameters a click reads in one pass must be the ones the plain query reader finds.
+        let parameters = LinkParameters(Substring(text)), plain = QueryString(Substring(text))
+        for name in LinkParameters.Name.allCases where parameters[name] != plain[name.wireName] {
+            return "\(name.wireName) read as \(parameters[name] ?? "nothing"), not \(plain[name.wireName] ?? "nothing")"
+        }
         return nil
     }
 }

@@ -50,39 +50,6 @@ public enum LinkShape: String, Sendable {
     case deepLinkID
 }
 
-/// The Dynamic Links parameters that say how to open a link on each platform.
-public struct PlatformHints: Sendable, Equatable {
-    /// `apn`, `afl`, `amv`.
-    public var androidPackageName: String?
-    public var androidFallbackURL: String?
-    public var androidMinimumVersion: Int?
-    /// `ibi`, `ifl`, `isi`, `imv`, `ipbi`, `ipfl`, `ius`.
-    public var iOSBundleID: String?
-    public var iOSFallbackURL: String?
-    public var iOSAppStoreID: String?
-    public var iOSMinimumVersion: String?
-    public var iPadBundleID: String?
-    public var iPadFallbackURL: String?
-    public var iOSCustomScheme: String?
-    /// `ofl`: where other platforms go.
-    public var otherPlatformFallbackURL: String?
-    /// `efr=1`: skip the preview page.
-    public var skipPreviewPage: Bool = false
-    /// `st`, `sd`, `si`.
-    public var socialTitle: String?
-    public var socialDescription: String?
-    public var socialImageURL: String?
-
-    public init() {}
-
-    /// No hint at all (field by field: comparing with a new value cost more than the parse around it).
-    public var isEmpty: Bool {
-        androidPackageName == nil && androidFallbackURL == nil && androidMinimumVersion == nil && iOSBundleID == nil && iOSFallbackURL == nil
-            && iOSAppStoreID == nil && iOSMinimumVersion == nil && iPadBundleID == nil && iPadFallbackURL == nil && iOSCustomScheme == nil
-            && otherPlatformFallbackURL == nil && !skipPreviewPage && socialTitle == nil && socialDescription == nil && socialImageURL == nil
-    }
-}
-
 /// Why a URL is not an action link.
 public enum LinkParseError: Error, Sendable, Equatable {
     /// No `mode` and `oobCode` anywhere in the URL or the links nested in it.

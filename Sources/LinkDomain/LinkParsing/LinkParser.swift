@@ -26,153 +26,175 @@ public enum LinkParser {
 
     /// Parses a request's path and raw (still percent-encoded) query string.
     public static func parse(path: Substring, query: Substring) -> Result<ActionLink, LinkParseError> {
-        parse(path: path, parameters: QueryString(query))
+        parse(path: path, parameters: LinkParameters(query))
     }
 
-    /// Parses a request's path and its query, already split (a click reads its query once).
-    static func parse(path: Substring, parameters outer: QueryString) -> Result<ActionLink, LinkParseError> {
-        let shape: LinkShape
-        if outer.contains("deep_link_id") {
-            shape = .deepLinkID
-        } else if hasPrefix(path, "/__/auth/links") {
-            shape = .authLinks
-        } else if hasPrefix(path, "/emulator/action") {
-            shape = .emulatorAction
-        } else if outer.contains("link") {
-            shape = .legacyDynamicLink
-        } else {
-            shape = .actionURL
-        }
-        var hints = PlatformHints()
-        return find(in: outer, depth: 0, hints: &hints).flatMap { parameters in
-            build(parameters, hints: hints, shape: shape)
-        }
+    /// Parses a request's path and its query, already read (a click reads its query once).
+    static func parse(path: Substring, parameters: LinkParameters) -> Result<ActionLink, LinkParseError> {
+        var path = path
+        return parse(path: path.withUTF8(PathKind.init), parameters: parameters)
     }
 
     /// Parses a whole URL (`https://host/path?query`), or a path and query.
     public static func parse(url: String) -> Result<ActionLink, LinkParseError> {
         // Offsets over the contiguous bytes, not Characters or String indices: this runs on every click.
         var url = url
-        let (pathStart, pathEnd, query) = url.withUTF8 { bytes -> (Int, Int, Range<Int>?) in
-            func first(from start: Int, _ isWanted: (UInt8) -> Bool) -> Int {
-                var index = start
-                while index < bytes.count, !isWanted(bytes[index]) { index += 1 }
-                return index
+        let (path, query) = url.withUTF8 { bytes -> (PathKind, Range<Int>) in
+            func isDelimiter(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+            func first(_ byte: UInt8, from start: Int) -> Int {
+                guard let base = bytes.baseAddress, start < bytes.count, let found = memchr(base + start, Int32(byte), bytes.count - start) else {
+                    return bytes.count
+                }
+                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             }
-            let isDelimiter = { (byte: UInt8) in byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
             var pathStart = 0
-            let stop = first(from: 0) { isDelimiter($0) || $0 == UInt8(ascii: ":") }
+            var stop = 0
+            while stop < bytes.count, !isDelimiter(bytes[stop]), bytes[stop] != UInt8(ascii: ":") { stop += 1 }
             // A scheme and `//`: the path starts after the authority.
             if stop + 2 < bytes.count, bytes[stop] == UInt8(ascii: ":"), bytes[stop + 1] == UInt8(ascii: "/"), bytes[stop + 2] == UInt8(ascii: "/") {
-                pathStart = first(from: stop + 3, isDelimiter)
+                pathStart = stop + 3
+                while pathStart < bytes.count, !isDelimiter(bytes[pathStart]) { pathStart += 1 }
             }
-            let pathEnd = first(from: pathStart) { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            let mark = first(from: pathStart) { $0 == UInt8(ascii: "?") }
-            let query = mark < bytes.count ? (mark + 1)..<first(from: mark + 1) { $0 == UInt8(ascii: "#") } : nil
-            return (pathStart, pathEnd, query)
+            // The query follows the first `?` after the authority (even one past a `#`), up to a `#`.
+            let mark = first(UInt8(ascii: "?"), from: pathStart)
+            let pathEnd = min(mark, first(UInt8(ascii: "#"), from: pathStart))
+            let queryStart = min(mark + 1, bytes.count)
+            let queryEnd = first(UInt8(ascii: "#"), from: queryStart)
+            return (PathKind(UnsafeBufferPointer(rebasing: bytes[pathStart..<pathEnd])), queryStart..<queryEnd)
         }
-        let utf8 = url.utf8
-        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        return parse(path: url[index(pathStart)..<index(pathEnd)], query: query.map { url[index($0.lowerBound)..<index($0.upperBound)] } ?? "")
+        return parse(path: path, parameters: LinkParameters(source: url, queryBounds: query))
+    }
+
+    /// What a link's path says about its shape.
+    enum PathKind {
+        case authLinks, emulatorAction, other
+
+        init(_ path: UnsafeBufferPointer<UInt8>) {
+            if LinkParser.hasPrefix(path, "/__/auth/links") {
+                self = .authLinks
+            } else if LinkParser.hasPrefix(path, "/emulator/action") {
+                self = .emulatorAction
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    private static func parse(path: PathKind, parameters: LinkParameters) -> Result<ActionLink, LinkParseError> {
+        let shape: LinkShape
+        if parameters.contains(.deepLinkID) {
+            shape = .deepLinkID
+        } else if path == .authLinks {
+            shape = .authLinks
+        } else if path == .emulatorAction {
+            shape = .emulatorAction
+        } else if parameters.contains(.link) {
+            shape = .legacyDynamicLink
+        } else {
+            shape = .actionURL
+        }
+        var hints = PlatformHints()
+        return find(in: parameters, depth: 0, hints: &hints, shape: shape) ?? .failure(.notAnActionLink)
     }
 
     /// A Dynamic Links long link (`?link=...&apn=...`) as such, for links whose deep link is not
     /// an email action; nil when the query has no usable `link`.
     public static func parseDynamicLink(query: Substring) -> DynamicLink? {
-        parseDynamicLink(parameters: QueryString(query))
+        parseDynamicLink(parameters: LinkParameters(query))
     }
 
-    static func parseDynamicLink(parameters outer: QueryString) -> DynamicLink? {
-        guard let deepLink = outer["link"], !deepLink.isEmpty, deepLink.utf8.count <= maximumURLLength else { return nil }
+    static func parseDynamicLink(parameters: LinkParameters) -> DynamicLink? {
+        guard let deepLink = parameters[.link], !deepLink.isEmpty, deepLink.utf8.count <= maximumURLLength else { return nil }
         var hints = PlatformHints()
-        readHints(outer, into: &hints)
+        readHints(parameters, into: &hints)
         return DynamicLink(deepLink: deepLink, hints: hints)
     }
 
     /// A nested link's parameter, and the name its own query is searched for first.
-    private static let nestingOrder = [("deep_link_id", "link"), ("link", "deep_link_id")]
+    private static let nestingOrder: [(LinkParameters.Name, LinkParameters.Name)] = [(.deepLinkID, .link), (.link, .deepLinkID)]
 
-    private static func find(in query: QueryString, depth: Int, hints: inout PlatformHints) -> Result<QueryString, LinkParseError> {
-        if hints.isEmpty { readHints(query, into: &hints) }
-        if query.contains("mode") || query.contains("oobCode") { return .success(query) }
-        guard depth < maximumDepth else { return .failure(.notAnActionLink) }
-        // Each nested link's own query is split once: it is read for the next level's name, then
-        // searched. The order is the JS SDK's: `deep_link_id`'s `link`, `deep_link_id`, `link`'s
+    /// The action made from the parameters that have one (`mode` or `oobCode`): these, or those of
+    /// a link nested in them; nil when none has. (Made where found: the parameters are a large value.)
+    private static func find(in parameters: LinkParameters, depth: Int, hints: inout PlatformHints,
+                             shape: LinkShape) -> Result<ActionLink, LinkParseError>? {
+        if hints.isEmpty, parameters.hasHints { readHints(parameters, into: &hints) }
+        if parameters.contains(.mode) || parameters.contains(.oobCode) { return build(parameters, hints: hints, shape: shape) }
+        guard depth < maximumDepth else { return nil }
+        // Each nested link's own query is read once: for the next level's name, then searched.
+        // The order is the JS SDK's: `deep_link_id`'s `link`, `deep_link_id`, `link`'s
         // `deep_link_id`, `link`. (A link mailed without escaping its own `&` has the action's
         // parameters beside `link`: this level already answered for it, as the iOS SDK reads it.)
         for (outerName, innerName) in nestingOrder {
-            guard let link = query[outerName].map({ Substring($0) }) else { continue }
-            let parameters = QueryString(QueryString.of(link))
-            if let inner = parameters[innerName],
-               case .success(let found) = find(in: QueryString(QueryString.of(Substring(inner))), depth: depth + 1, hints: &hints) {
-                return .success(found)
+            guard let link = parameters[outerName] else { continue }
+            let nested = LinkParameters(url: link)
+            if let inner = nested[innerName], let found = find(in: LinkParameters(url: inner), depth: depth + 1, hints: &hints, shape: shape) {
+                return found
             }
-            if case .success(let found) = find(in: parameters, depth: depth + 1, hints: &hints) { return .success(found) }
+            if let found = find(in: nested, depth: depth + 1, hints: &hints, shape: shape) { return found }
         }
-        return .failure(.notAnActionLink)
+        return nil
     }
 
-    /// The Dynamic Links parameters, in ``readHints(_:into:)``'s order.
-    private static let hintNames = QueryString.Names(["apn", "afl", "amv", "ibi", "ifl", "isi", "imv", "ipbi", "ipfl", "ius", "ofl", "efr", "st", "sd", "si"])
-
-    private static func readHints(_ query: QueryString, into hints: inout PlatformHints) {
-        let values = query.values(of: hintNames)
-        guard !values.isEmpty else { return }
-        hints.androidPackageName = values[0]
-        hints.androidFallbackURL = values[1]
-        hints.androidMinimumVersion = values[2].flatMap { Int($0) }
-        hints.iOSBundleID = values[3]
-        hints.iOSFallbackURL = values[4]
-        hints.iOSAppStoreID = values[5]
-        hints.iOSMinimumVersion = values[6]
-        hints.iPadBundleID = values[7]
-        hints.iPadFallbackURL = values[8]
-        hints.iOSCustomScheme = values[9]
-        hints.otherPlatformFallbackURL = values[10]
-        hints.skipPreviewPage = values[11] == "1"
-        hints.socialTitle = values[12]
-        hints.socialDescription = values[13]
-        hints.socialImageURL = values[14]
-        for url in [hints.androidFallbackURL, hints.iOSFallbackURL, hints.iPadFallbackURL, hints.otherPlatformFallbackURL,
-                    hints.socialImageURL] where (url?.utf8.count ?? 0) > maximumURLLength {
-            hints = PlatformHints()  // absurd values: ignore the hints rather than carry them anywhere
-            return
+    private static func readHints(_ parameters: LinkParameters, into hints: inout PlatformHints) {
+        guard parameters.hasHints else { return }
+        var absurd = false
+        func url(_ name: LinkParameters.Name) -> String? {
+            let value = parameters[name]
+            if (value?.utf8.count ?? 0) > maximumURLLength { absurd = true }
+            return value
         }
+        var fields = PlatformHints.Fields()
+        fields.androidPackageName = parameters[.androidPackageName]
+        fields.androidFallbackURL = url(.androidFallbackURL)
+        fields.androidMinimumVersion = parameters[.androidMinimumVersion].flatMap { Int($0) }
+        fields.iOSBundleID = parameters[.iOSBundleID]
+        fields.iOSFallbackURL = url(.iOSFallbackURL)
+        fields.iOSAppStoreID = parameters[.iOSAppStoreID]
+        fields.iOSMinimumVersion = parameters[.iOSMinimumVersion]
+        fields.iPadBundleID = parameters[.iPadBundleID]
+        fields.iPadFallbackURL = url(.iPadFallbackURL)
+        fields.iOSCustomScheme = parameters[.iOSCustomScheme]
+        fields.otherPlatformFallbackURL = url(.otherPlatformFallbackURL)
+        fields.skipPreviewPage = parameters[.skipPreviewPage] == "1"
+        fields.socialTitle = parameters[.socialTitle]
+        fields.socialDescription = parameters[.socialDescription]
+        fields.socialImageURL = url(.socialImageURL)
+        // Absurd values: ignore the hints rather than carry them anywhere.
+        hints = absurd ? PlatformHints() : PlatformHints(fields)
     }
 
-    /// The action's parameters, in ``build(_:hints:shape:)``'s order.
-    private static let actionNames = QueryString.Names(["mode", "oobCode", "apiKey", "continueUrl", "lang", "tenantId", "linkDomain"])
-
-    private static func build(_ query: QueryString, hints: PlatformHints, shape: LinkShape) -> Result<ActionLink, LinkParseError> {
-        let values = query.values(of: actionNames)
-        guard let modeName = values[0], !modeName.isEmpty else { return .failure(.notAnActionLink) }
-        guard let mode = ActionMode(rawValue: modeName) else { return .failure(.unknownMode(String(modeName.prefix(64)))) }
-        guard let code = values[1], !code.isEmpty else { return .failure(.notAnActionLink) }
-        guard code.utf8.count <= maximumCodeLength else { return .failure(.invalidParameter("oobCode")) }
-        var link = ActionLink(mode: mode, oobCode: code, hints: hints, shape: shape)
-        link.apiKey = nonEmpty(values[2])
-        link.continueURL = nonEmpty(values[3])
-        link.languageCode = nonEmpty(values[4])
-        link.tenantID = nonEmpty(values[5])
-        link.linkDomain = nonEmpty(values[6])
-        for (name, value) in [("apiKey", link.apiKey), ("lang", link.languageCode), ("tenantId", link.tenantID), ("linkDomain", link.linkDomain)]
-        where (value?.utf8.count ?? 0) > 256 {
-            return .failure(.invalidParameter(name))
-        }
-        if (link.continueURL?.utf8.count ?? 0) > maximumURLLength { return .failure(.invalidParameter("continueUrl")) }
-        return .success(link)
-    }
-
-    private static func hasPrefix(_ text: Substring, _ prefix: StaticString) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let start = bytes.baseAddress, bytes.count >= prefix.utf8CodeUnitCount else { return false }
-            return memcmp(start, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+    private static func build(_ parameters: LinkParameters, hints: PlatformHints, shape: LinkShape) -> Result<ActionLink, LinkParseError> {
+        do throws(LinkParseError) {
+            return .success(try link(parameters, hints: hints, shape: shape))
+        } catch {
+            return .failure(error)
         }
     }
 
-    private static func nonEmpty(_ value: String?) -> String? {
-        guard let value, !value.isEmpty else { return nil }
+    /// The link made at once from its values (setting them one by one copied the whole value).
+    private static func link(_ parameters: LinkParameters, hints: PlatformHints, shape: LinkShape) throws(LinkParseError) -> ActionLink {
+        guard let modeName = parameters[.mode], !modeName.isEmpty else { throw .notAnActionLink }
+        guard let mode = ActionMode(rawValue: modeName) else { throw .unknownMode(String(modeName.prefix(64))) }
+        guard let code = parameters[.oobCode], !code.isEmpty else { throw .notAnActionLink }
+        guard code.utf8.count <= maximumCodeLength else { throw .invalidParameter("oobCode") }
+        let apiKey = try value(.apiKey, of: parameters, limit: 256)
+        let languageCode = try value(.languageCode, of: parameters, limit: 256)
+        let tenantID = try value(.tenantID, of: parameters, limit: 256)
+        let linkDomain = try value(.linkDomain, of: parameters, limit: 256)
+        let continueURL = try value(.continueURL, of: parameters, limit: maximumURLLength)
+        return ActionLink(mode: mode, oobCode: code, apiKey: apiKey, continueURL: continueURL, languageCode: languageCode, tenantID: tenantID,
+                          linkDomain: linkDomain, hints: hints, shape: shape)
+    }
+
+    /// A parameter's value, nil when absent or empty; too long is an error.
+    private static func value(_ name: LinkParameters.Name, of parameters: LinkParameters, limit: Int) throws(LinkParseError) -> String? {
+        guard let value = parameters[name], !value.isEmpty else { return nil }
+        guard value.utf8.count <= limit else { throw .invalidParameter(name.wireName) }
         return value
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        guard let start = bytes.baseAddress, bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        return memcmp(start, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
     }
 }

@@ -80,56 +80,12 @@ struct QueryString: Sendable, Equatable {
         }
     }
 
-    /// The first value of each of `names`, decoded, read in one pass over the parameters (a
-    /// link's hints are fifteen names, looked up on every click).
-    func values(of names: Names) -> Values {
-        var found = Values()
-        withBytes { bytes in
-            for span in spans {
-                guard let index = names.index(of: span, in: bytes) else { continue }
-                // Made on the first name found: most queries have none of a link's fifteen hints.
-                if found.values.isEmpty { found.values = [String?](repeating: nil, count: names.bytes.count) }
-                if found.values[index] == nil { found.values[index] = Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.value])) }
-            }
-        }
-        return found
-    }
-
-    /// What ``values(of:)`` found, by the names' positions.
-    struct Values {
-        fileprivate var values: [String?] = []
-
-        var isEmpty: Bool { values.isEmpty }
-
-        subscript(index: Int) -> String? {
-            values.indices.contains(index) ? values[index] : nil
-        }
-    }
-
-    /// Parameter names looked up together, as bytes, made once.
-    struct Names: Sendable {
-        fileprivate let bytes: [[UInt8]]
-
-        init(_ names: [String]) {
-            bytes = names.map { Array($0.utf8) }
-        }
-
-        fileprivate func index(of span: Span, in query: UnsafeBufferPointer<UInt8>) -> Int? {
-            bytes.firstIndex { QueryString.matches(span, $0, in: query) }
-        }
-    }
-
-    /// Whether `name` is present, with any value.
-    func contains(_ name: String) -> Bool {
-        withBytes { first(name, in: $0) != nil }
-    }
-
     private func first(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Span? {
         spans.first { Self.matches($0, name.utf8, in: bytes) }
     }
 
     /// Whether the span's name is `name` (its UTF-8).
-    private static func matches(_ span: Span, _ name: some Collection<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func matches(_ span: Span, _ name: String.UTF8View, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if span.nameIsEscaped { return percentDecode(UnsafeBufferPointer(rebasing: bytes[span.name])).utf8.elementsEqual(name) }
         // Lengths first: most names differ in length.
         guard span.name.count == name.count else { return false }
@@ -151,25 +107,6 @@ struct QueryString: Sendable, Equatable {
         lhs.items.elementsEqual(rhs.items) { $0.name == $1.name && $0.value == $1.value }
     }
 
-    /// The query of a URL or of a path-and-query: what follows the first `?`, up to any `#`.
-    static func of(_ url: Substring) -> Substring {
-        let utf8 = url.utf8
-        let bounds = utf8.withContiguousStorageIfAvailable { bytes -> Range<Int>? in
-            guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
-            return (mark + 1)..<(bytes[(mark + 1)...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.count)
-        }
-        switch bounds {
-        case .some(.some(let range)):
-            return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])
-        case .some(.none):
-            return ""
-        case .none:  // a bridged or otherwise non-contiguous string: rare, read it as is
-            guard let mark = utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
-            let query = utf8[utf8.index(after: mark)...]
-            return Substring(query.firstIndex(of: UInt8(ascii: "#")).map { query[..<$0] } ?? query)
-        }
-    }
-
     static func percentDecode(_ text: Substring) -> String {
         var text = text
         return text.withUTF8 { percentDecode($0) }
@@ -180,15 +117,30 @@ struct QueryString: Sendable, Equatable {
         // Decoded straight into the string's storage (never longer than the escaped form), which
         // repairs invalid UTF-8 as String(decoding:) does.
         return String(unsafeUninitializedCapacity: bytes.count) { decoded in
+            guard let source = bytes.baseAddress, let target = decoded.baseAddress else { return 0 }
             var index = 0
             var count = 0
             while index < bytes.count {
-                guard bytes[index] == UInt8(ascii: "%") else {
-                    decoded[count] = bytes[index]
-                    count += 1
-                    index += 1
-                    continue
+                // Eight bytes at a time while they hold no `%` (a nested link is long); the first
+                // `%` of a word is its lowest byte found by the zero-byte test.
+                var plain = 0
+                if bytes.count - index >= 8 {
+                    let raw = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                    let differences = UInt64(littleEndian: raw) ^ 0x2525_2525_2525_2525
+                    let percents = (differences &- 0x0101_0101_0101_0101) & ~differences & 0x8080_8080_8080_8080
+                    plain = percents == 0 ? 8 : percents.trailingZeroBitCount / 8
+                    // The whole word is stored (the output is never ahead of the input, so it fits);
+                    // bytes past the plain ones are written over next.
+                    UnsafeMutableRawPointer(target + count).storeBytes(of: raw, as: UInt64.self)
+                } else {
+                    while index + plain < bytes.count, bytes[index + plain] != UInt8(ascii: "%") {
+                        decoded[count + plain] = bytes[index + plain]
+                        plain += 1
+                    }
                 }
+                count += plain
+                index += plain
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "%") else { continue }
                 // An invalid or cut-off escape is kept as written, and its bytes are not looked at again.
                 let end = min(index + 3, bytes.count)
                 if end - index == 3, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
@@ -207,11 +159,10 @@ struct QueryString: Sendable, Equatable {
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        // Two comparisons: a digit, or a letter whatever its case (`| 0x20` lowers A–F).
+        let digit = byte &- UInt8(ascii: "0")
+        if digit < 10 { return digit }
+        let letter = (byte | 0x20) &- UInt8(ascii: "a")
+        return letter < 6 ? letter + 10 : nil
     }
 }

@@ -7,6 +7,8 @@ struct LinkRequest {
     var linkQuery: Substring
     var requestPath: Substring
     var requestQuery: Substring?
+    /// The link is the request's own query (not a short link's stored one).
+    var linkIsRequest: Bool
 
     /// A link that is the request itself (`/__/auth/links?link=...`, `/?link=...&apn=...`).
     init(path: Substring, query: Substring?) {
@@ -14,6 +16,7 @@ struct LinkRequest {
         linkQuery = query ?? ""
         requestPath = path
         requestQuery = query
+        linkIsRequest = true
     }
 
     /// A short link's stored long link, requested at `path` with `query`.
@@ -22,6 +25,7 @@ struct LinkRequest {
         linkQuery = storedQuery
         self.requestPath = requestPath
         self.requestQuery = requestQuery
+        linkIsRequest = false
     }
 
     /// This request's path (one leading slash: "//host/..." would leave this site) and query, for
@@ -57,12 +61,12 @@ public struct LinkRouter: Sendable {
     /// What a request for a link asks for: `?d=1` the debug page, `?web=1` to stay in the browser,
     /// else the decision for the email action or (off the email-link paths) the Dynamic Link.
     func route(_ request: LinkRequest, visitor: Visitor) -> LinkOutcome {
-        let linkParameters = QueryString(request.linkQuery)
-        let ownParameters = request.requestQuery == request.linkQuery ? linkParameters : QueryString(request.requestQuery ?? "")
-        if ownParameters["d"] == "1" { return .debugPage }
+        let linkParameters = LinkParameters(request.linkQuery)
+        let ownParameters = request.linkIsRequest ? linkParameters : LinkParameters(request.requestQuery ?? "")
+        if ownParameters[.debugPage] == "1" { return .debugPage }
         switch LinkParser.parse(path: request.linkPath, parameters: linkParameters) {
         case .success(let link):
-            return .action(link, decide(link, visitor: visitor, preferWeb: ownParameters["web"] == "1"))
+            return .action(link, decide(link, visitor: visitor, preferWeb: ownParameters[.preferWeb] == "1"))
         case .failure(.notAnActionLink):
             // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
             guard !request.linkPath.utf8.starts(with: "/__/".utf8), let dynamic = LinkParser.parseDynamicLink(parameters: linkParameters) else {

@@ -161,10 +161,11 @@ struct SeededRandom: RandomNumberGenerator {
 
 @Suite("Platform hints")
 struct PlatformHintsTests {
-    @Test("isEmpty reads every field: setting any one makes the hints not empty")
+    @Test("every hint is part of the value: setting any one makes the hints not empty")
     func isEmptyReadsEveryField() {
-        // isEmpty lists the fields one by one; a field added without it would go unnoticed.
-        #expect(Mirror(reflecting: PlatformHints()).children.count == 15)
+        // Each public hint reads and writes the stored fields; one stored anywhere else would be
+        // lost to isEmpty and to equality.
+        #expect(Mirror(reflecting: PlatformHints.Fields()).children.count == 15)
         #expect(PlatformHints().isEmpty)
         let setters: [(inout PlatformHints) -> Void] = [
             { $0.androidPackageName = "" }, { $0.androidFallbackURL = "" }, { $0.androidMinimumVersion = 0 }, { $0.iOSBundleID = "" },

@@ -67,6 +67,29 @@ struct HotPathPropertyTests {
         }
     }
 
+    @Test("LinkParameters: each name it knows has QueryString's first value, and no other name is found")
+    func linkParameters() {
+        // Known names whole, cut short, run on, and escaped, among the query alphabet.
+        let alphabet = Self.queryAlphabet + ["mode", "oobCode", "link", "deep_link_id", "apn", "ibi", "efr", "d", "web", "si", "mod", "modes",
+                                             "m%6Fde", "%6c%69nk", "continueUrl", "linkDomain", "&mode=", "&link=", "=1"]
+        var generator = SeededGenerator(state: 4)
+        for _ in 0..<5000 {
+            let query = Self.randomText(&generator, alphabet: alphabet)
+            let plain = QueryString(Substring(query)), fast = LinkParameters(Substring(query))
+            for name in LinkParameters.Name.allCases {
+                #expect(fast[name] == plain[name.wireName], "\(name.wireName) in \(query.debugDescription)")
+                #expect(fast.contains(name) == (plain[name.wireName] != nil))
+                if fast[name] != plain[name.wireName] { return }
+            }
+        }
+        // Offsets and found names are kept for up to 32 names.
+        #expect(LinkParameters.Name.allCases.count <= 32)
+        // A query inside a longer string, as the router and URL parser pass it.
+        let url = "https://h/p?x=1&mode=signIn#frag"
+        #expect(LinkParameters(url: url)[.mode] == "signIn")
+        #expect(LinkParameters(url: "/no/query#mode=x")[.mode] == nil)
+    }
+
     // MARK: MarkerScanner
 
     static let markers = ["iphone", "ipad", "android", "bot", "crawler", "fbav", "gsa/", "mobile", "wv)", "cros"]

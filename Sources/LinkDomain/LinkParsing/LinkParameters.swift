@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The parameters links are read for (the email action's, the nested links', the Dynamic Links
+/// hints and the router's own), found in one pass over a query: each known name's first value as
+/// a byte range of the query, percent-decoded only when read. Other names cost a length check.
+///
+/// Splits as ``QueryString`` does (on `&`, then at the first `=`; a name with an escape is
+/// compared decoded), so the two agree on every query; a click reads its link this way because
+/// looking names up one at a time cost more than the rest of the parse.
+struct LinkParameters: Sendable {
+    enum Name: Int, CaseIterable, Sendable {
+        case deepLinkID, link
+        case mode, oobCode, apiKey, continueURL, languageCode, tenantID, linkDomain
+        case androidPackageName, androidFallbackURL, androidMinimumVersion
+        case iOSBundleID, iOSFallbackURL, iOSAppStoreID, iOSMinimumVersion, iPadBundleID, iPadFallbackURL, iOSCustomScheme
+        case otherPlatformFallbackURL, skipPreviewPage, socialTitle, socialDescription, socialImageURL
+        /// The router's own: `d=1` asks for the debug page, `web=1` to stay in the browser.
+        case debugPage, preferWeb
+
+        /// The name in links.
+        var wireName: String {
+            switch self {
+            case .deepLinkID: "deep_link_id"
+            case .link: "link"
+            case .mode: "mode"
+            case .oobCode: "oobCode"
+            case .apiKey: "apiKey"
+            case .continueURL: "continueUrl"
+            case .languageCode: "lang"
+            case .tenantID: "tenantId"
+            case .linkDomain: "linkDomain"
+            case .androidPackageName: "apn"
+            case .androidFallbackURL: "afl"
+            case .androidMinimumVersion: "amv"
+            case .iOSBundleID: "ibi"
+            case .iOSFallbackURL: "ifl"
+            case .iOSAppStoreID: "isi"
+            case .iOSMinimumVersion: "imv"
+            case .iPadBundleID: "ipbi"
+            case .iPadFallbackURL: "ipfl"
+            case .iOSCustomScheme: "ius"
+            case .otherPlatformFallbackURL: "ofl"
+            case .skipPreviewPage: "efr"
+            case .socialTitle: "st"
+            case .socialDescription: "sd"
+            case .socialImageURL: "si"
+            case .debugPage: "d"
+            case .preferWeb: "web"
+            }
+        }
+
+        fileprivate var bit: UInt32 { 1 << UInt32(rawValue) }
+
+        /// The Dynamic Links hints (`apn` to `si`).
+        fileprivate static let hints: UInt32 = allCases.filter { $0.rawValue >= androidPackageName.rawValue && $0.rawValue <= socialImageURL.rawValue }
+            .reduce(0) { $0 | $1.bit }
+    }
+
+    /// The string the query is part of (native, contiguous) and where the query is in its UTF-8.
+    private let source: String
+    private let start: Int
+    private let count: Int
+    /// A bit per ``Name`` found, and its value's offsets in the query (up to 32 names).
+    private let found: UInt32
+    private let lowerBounds: SIMD32<UInt32>
+    private let upperBounds: SIMD32<UInt32>
+
+    /// A query, as it follows the `?`.
+    init(_ query: Substring) {
+        var source = query.base
+        var start = source.utf8.distance(from: source.utf8.startIndex, to: query.startIndex)
+        if source.utf8.withContiguousStorageIfAvailable({ _ in true }) == nil {
+            source = String(decoding: Array(query.utf8), as: UTF8.self)  // not native (bridged): a copy
+            start = 0
+        }
+        self.init(source: source, queryBounds: start..<(start + query.utf8.count))
+    }
+
+    /// The query of a URL or of a path and query: what follows the first `?`, up to any `#`.
+    init(url: String) {
+        var url = url
+        let bounds = url.withUTF8 { bytes -> Range<Int> in
+            guard let base = bytes.baseAddress, let mark = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else { return 0..<0 }
+            let start = base.distance(to: mark.assumingMemoryBound(to: UInt8.self)) + 1
+            let end = memchr(base + start, Int32(UInt8(ascii: "#")), bytes.count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+            return start..<(end ?? bytes.count)
+        }
+        self.init(source: url, queryBounds: bounds)
+    }
+
+    /// `queryBounds`: UTF-8 offsets in `source`, which callers have made native.
+    init(source: String, queryBounds: Range<Int>) {
+        // Offsets are kept in 32 bits: a longer query (never seen; heads stop at 16 KB) reads as empty.
+        let start = queryBounds.lowerBound, count = queryBounds.count < Int(UInt32.max) ? queryBounds.count : 0
+        self.source = source
+        self.start = start
+        self.count = count
+        var found: UInt32 = 0
+        var lowerBounds = SIMD32<UInt32>(), upperBounds = SIMD32<UInt32>()
+        Self.withBytes(of: source, start: start, count: count) { bytes in
+            guard let base = bytes.baseAddress else { return }
+            // memchr: a nested link's value is long and has no `&` or `=`.
+            func find(_ byte: UInt8, in range: Range<Int>) -> Int? {
+                memchr(base + range.lowerBound, Int32(byte), range.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
+            }
+            var position = 0
+            while position < bytes.count {
+                let end = find(UInt8(ascii: "&"), in: position..<bytes.count) ?? bytes.count
+                if end > position {
+                    let equals = find(UInt8(ascii: "="), in: position..<end)
+                    if let name = Self.name(UnsafeBufferPointer(rebasing: bytes[position..<(equals ?? end)])), found & name.bit == 0 {
+                        found |= name.bit
+                        lowerBounds[name.rawValue] = UInt32(truncatingIfNeeded: equals.map { $0 + 1 } ?? end)
+                        upperBounds[name.rawValue] = UInt32(truncatingIfNeeded: end)
+                    }
+                }
+                position = end + 1
+            }
+        }
+        self.found = found
+        self.lowerBounds = lowerBounds
+        self.upperBounds = upperBounds
+    }
+
+    /// Whether `name` is present, with any value.
+    func contains(_ name: Name) -> Bool {
+        found & name.bit != 0
+    }
+
+    /// Whether any Dynamic Links hint is present.
+    var hasHints: Bool {
+        found & Name.hints != 0
+    }
+
+    /// The first value of `name`, decoded.
+    subscript(name: Name) -> String? {
+        guard contains(name) else { return nil }
+        let value = Int(lowerBounds[name.rawValue])..<Int(upperBounds[name.rawValue])
+        return Self.withBytes(of: source, start: start, count: count) { QueryString.percentDecode(UnsafeBufferPointer(rebasing: $0[value])) }
+    }
+
+    private static func withBytes<Result>(of source: String, start: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        // Callers pass native strings; anything else reads as an empty query.
+        source.utf8.withContiguousStorageIfAvailable { whole in
+            guard start >= 0, start + count <= whole.count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return body(UnsafeBufferPointer(rebasing: whole[start..<(start + count)]))
+        } ?? body(UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    // MARK: Recognising names
+
+    /// A name of up to 16 bytes as two integers and its length: comparing it with a known name is
+    /// three integer comparisons.
+    private struct Key: Equatable {
+        var head: UInt64 = 0
+        var tail: UInt64 = 0
+        var count: Int
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count <= 16 else { return nil }
+            count = bytes.count
+            // The table is made by this same function, so byte order does not matter.
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            (head, tail) = words
+        }
+    }
+
+    /// Every known name, by its length.
+    private static let namesByLength: [[(key: Key, name: Name)]] = {
+        var table = [[(key: Key, name: Name)]](repeating: [], count: 17)
+        for name in Name.allCases {
+            var text = name.wireName
+            text.withUTF8 { bytes in
+                if let key = Key(bytes) { table[key.count].append((key, name)) }
+            }
+        }
+        return table
+    }()
+
+    private static func name(_ bytes: UnsafeBufferPointer<UInt8>) -> Name? {
+        guard let base = bytes.baseAddress, memchr(base, Int32(UInt8(ascii: "%")), bytes.count) != nil else { return known(bytes) }
+        var decoded = QueryString.percentDecode(bytes)
+        return decoded.withUTF8 { known($0) }
+    }
+
+    private static func known(_ bytes: UnsafeBufferPointer<UInt8>) -> Name? {
+        guard let key = Key(bytes) else { return nil }
+        for entry in namesByLength[key.count] where entry.key == key { return entry.name }
+        return nil
+    }
+}
