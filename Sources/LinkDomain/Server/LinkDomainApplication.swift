@@ -79,6 +79,7 @@ public struct LinkDomainServices: Sendable {
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)
         if let certificates { services.backgroundServices.append(CertificateReloader(store: certificates, logger: logger)) }
+        services.backgroundServices.append(FreedMemoryTrimmer())
         if let prepare = opened.prepare { services.beforeServing.append(prepare) }
         return services
     }
