@@ -53,7 +53,7 @@ struct ResponseBytes {
     /// the location has a byte `HTTPFields` would change (a control or non-ASCII byte), which the
     /// caller then encodes through it.
     func encodeRedirect(_ status: HTTPResponse.Status, location: String, date: String, allocator: ByteBufferAllocator) -> ByteBuffer? {
-        guard let line = Self.statusLine(status), location.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        guard let line = Self.statusLine(status), location.everyUTF8Byte({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         var buffer = allocator.buffer(capacity: 160 + location.utf8.count + trailingFields.count)
         buffer.writeStaticString(line)
         buffer.writeStaticString("Location: ")

@@ -97,7 +97,7 @@ struct LinkParameters: Sendable {
     /// `queryBounds`: UTF-8 offsets in `source`, which callers have made native.
     init(source: String, queryBounds: Range<Int>) {
         // Offsets are kept in 32 bits: a longer query (never seen; heads stop at 16 KB) reads as empty.
-        let start = queryBounds.lowerBound, count = queryBounds.count < Int(UInt32.max) ? queryBounds.count : 0
+        let start = queryBounds.lowerBound, count = queryBounds.count <= Int(Int32.max) ? queryBounds.count : 0
         self.source = source
         self.start = start
         self.count = count

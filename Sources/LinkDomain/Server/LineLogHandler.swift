@@ -82,7 +82,7 @@ public struct LineLogHandler: LogHandler {
             scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
         }
         // Printable ASCII, byte by byte (nearly every value): nothing to escape.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if text.everyUTF8Byte({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -93,5 +93,123 @@ public struct LineLogHandler: LogHandler {
             }
         }
         return String(escaped)
+    }
+}
+
+extension LineLogHandler {
+    /// Writes a request's line straight from its values: the line ``log(event:)`` writes for
+    /// ``RequestLog``'s event, byte for byte, without swift-log's metadata dictionaries, the merge
+    /// and JSONEncoder, which at the default level cost more than answering the request
+    /// (BENCHMARKS.md). False, writing nothing, for a label JSON would have to escape.
+    func writeRequestLine(method: String, path: String, status: Int, duration: Duration) -> Bool {
+        guard Self.isPlain(label) else { return false }
+        // The common case, a text line with no metadata of the handler's own: written as bytes.
+        if format == .text, metadata.isEmpty, Self.isPlain(method), Self.isPlain(path) {
+            write(Self.plainRequestLine(label: label, method: method, path: path, status: status, duration: duration), true)
+            return true
+        }
+        let durationMilliseconds = LogTime.milliseconds(duration)
+        let time = LogTime.now
+        var fields = [("duration_ms", durationMilliseconds), ("method", Self.escapingControlCharacters(method)),
+                      ("path", Self.escapingControlCharacters(path)), ("status", String(status))]
+        if !metadata.isEmpty {
+            // The handler's own (a request ID), unless the event or, in JSON, the line's own keys name it.
+            let taken: Set<String> = format == .json ? ["duration_ms", "method", "path", "status", "time", "level", "label", "message"]
+                : ["duration_ms", "method", "path", "status"]
+            for (key, value) in metadata where !taken.contains(key) {
+                fields.append((key, Self.escapingControlCharacters("\(value)")))
+            }
+        }
+        switch format {
+        case .text:
+            // Sorted as written, keys escaped when written: as log(event:) does.
+            if !metadata.isEmpty { fields.sort { $0.0 < $1.0 } }
+            var line = "\(time) info \(label): \(RequestLog.message)"
+            for (key, value) in fields { line += " \(Self.escapingControlCharacters(key))=\(value)" }
+            write(line + "\n", true)
+        case .json:
+            // Keys escaped, then sorted: as the encoder sorts the object's keys.
+            fields = fields.map { (Self.escapingControlCharacters($0.0), $0.1) }
+            fields += [("label", label), ("level", "info"), ("message", RequestLog.message), ("time", time)]
+            fields.sort { $0.0 < $1.0 }
+            // Control characters are already written out: only quotes and backslashes remain to escape.
+            func quoted(_ text: String) -> String {
+                guard text.someUTF8Byte({ $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return "\"\(text)\"" }
+                var escaped = "\""
+                for character in text.unicodeScalars {
+                    if character == "\"" || character == "\\" { escaped.unicodeScalars.append("\\") }
+                    escaped.unicodeScalars.append(character)
+                }
+                return escaped + "\""
+            }
+            write("{" + fields.map { "\(quoted($0.0)):\(quoted($0.1))" }.joined(separator: ",") + "}\n", true)
+        }
+        return true
+    }
+}
+
+extension LineLogHandler {
+    /// Printable ASCII without a quote or a backslash: written as it is in both formats.
+    static func isPlain(_ text: String) -> Bool {
+        text.everyUTF8Byte { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+
+    /// `TIME info LABEL: request duration_ms=D method=M path=P status=S`, every part plain, copied
+    /// into the string's storage: building it by interpolation cost more than answering the
+    /// association file.
+    static func plainRequestLine(label: String, method: String, path: String, status: Int, duration: Duration) -> String {
+        let (second, milliseconds) = LogTime.nowParts
+        let micros = LogTime.microseconds(duration)
+        // 40 for the fixed words and the numbers' digits (a duration under 2^40 s and a status).
+        let capacity = second.utf8.count + label.utf8.count + method.utf8.count + path.utf8.count + 40 + 40
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var count = 0
+            func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let source = bytes.baseAddress, let target = buffer.baseAddress, count + bytes.count <= buffer.count else { return }
+                (target + count).initialize(from: source, count: bytes.count)
+                count += bytes.count
+            }
+            func append(_ text: StaticString) {
+                append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            }
+            func append(_ text: String) {
+                var text = text
+                text.withUTF8 { append($0) }
+            }
+            func append(_ value: Int64, digits minimum: Int) {
+                // Never negative here; written from its last digit back.
+                var length = 1
+                var probe = value / 10
+                while probe > 0 {
+                    length += 1
+                    probe /= 10
+                }
+                length = max(length, minimum)
+                guard count + length <= buffer.count else { return }
+                var rest = max(0, value)
+                for position in stride(from: count + length - 1, through: count, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                count += length
+            }
+            append(second)
+            append(".")
+            append(Int64(milliseconds), digits: 3)
+            append("Z info ")
+            append(label)
+            append(": request duration_ms=")
+            append(micros / 1000, digits: 1)
+            append(".")
+            append(micros % 1000, digits: 3)
+            append(" method=")
+            append(method)
+            append(" path=")
+            append(path)
+            append(" status=")
+            append(Int64(max(0, status)), digits: 1)
+            append("\n")
+            return count
+        }
     }
 }

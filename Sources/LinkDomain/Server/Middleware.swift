@@ -11,6 +11,12 @@ enum RequestLog {
     static let message = "request"
 
     static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: Int, duration: Duration) {
+        // The service's own handler writes the line straight from the values; another (in tests,
+        // or a host's) gets the event.
+        if let handler = logger.handler as? LineLogHandler,
+           handler.writeRequestLine(method: method.rawValue, path: path, status: status, duration: duration) {
+            return
+        }
         logger.info("\(message)", metadata: [
             "method": .string(method.rawValue),
             "path": .string(path),

@@ -17,6 +17,13 @@ enum LogTime {
         return now.text + "." + digits(now.milliseconds, count: 3) + "Z"
     }
 
+    /// The current second's text (`YYYY-MM-DDThh:mm:ss`) and the milliseconds into it, for a line
+    /// written as bytes.
+    static var nowParts: (second: String, milliseconds: Int) {
+        let now = clock.now
+        return (now.text, now.milliseconds)
+    }
+
     /// `YYYY-MM-DDThh:mm:ss` of a Unix time.
     static func format(second: Int) -> String {
         var time = time_t(second)
@@ -28,10 +35,15 @@ enum LogTime {
 
     /// A duration in milliseconds with three decimals (`0.123`), without Foundation's formatter.
     static func milliseconds(_ duration: Duration) -> String {
+        let micros = microseconds(duration)
+        return String(micros / 1000) + "." + digits(Int(micros % 1000), count: 3)
+    }
+
+    /// Whole microseconds of a duration, never negative.
+    static func microseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         // Clamped: a request is never near 2^40 seconds, and the product then cannot overflow.
-        let micros = min(max(0, seconds), 1 << 40) * 1_000_000 + max(0, attoseconds) / 1_000_000_000_000
-        return String(micros / 1000) + "." + digits(Int(micros % 1000), count: 3)
+        return min(max(0, seconds), 1 << 40) * 1_000_000 + max(0, attoseconds) / 1_000_000_000_000
     }
 
     /// `value` with leading zeros to `count` digits.

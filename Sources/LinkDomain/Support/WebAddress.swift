@@ -28,7 +28,7 @@ struct WebAddress: Equatable {
             host = authority[..<colon]
         }
         self.host = String(host)
-        guard isLoopback || host.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        guard isLoopback || host.everyUTF8Byte({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
             || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
         else {
             return nil
@@ -61,7 +61,7 @@ struct WebAddress: Equatable {
     /// `url` with every non-ASCII byte percent-escaped (its UTF-8), the rest as written: what a
     /// `Location` header may carry, and what a browser turns back into the same URL.
     static func asciiSerialized(_ url: String) -> String {
-        guard url.utf8.contains(where: { $0 >= 0x80 }) else { return url }
+        guard url.someUTF8Byte({ $0 >= 0x80 }) else { return url }
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(url.utf8.count * 3)

@@ -33,6 +33,30 @@ struct LineLogHandlerTests {
         }
     }
 
+    @Test("a request's line written from its values is the line its event gives", arguments: [LineLogHandler.Format.text, .json])
+    func requestLine(format: LineLogHandler.Format) throws {
+        // The time differs between the two lines by when each was written.
+        let time = try Regex(#"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z"#)
+        let handlerMetadata: [Logger.Metadata] = [[:], ["hb.request.id": "42", "path": "shadowed", "level": "x", "z\u{1B}": "\"q\""]]
+        for own in handlerMetadata {
+            for (path, duration) in [("/__/auth/links", Duration.microseconds(1234)), ("/.well-known/assetlinks.json", .zero),
+                                     ("/x", .seconds(3601)), ("/a\"b\\c\u{1B}[2J\u{2028}é", .microseconds(7))] {
+                let written = Mutex<[String]>([])
+                var handler = LineLogHandler(format: format, label: "linkdomain", level: .info, write: { line in written.withLock { $0.append(line) } })
+                handler.metadata = own
+                // A handler that is not a LineLogHandler gets the event, which it passes on.
+                let direct = Logger(label: "linkdomain", factory: { _ in handler })
+                let viaEvent = Logger(label: "linkdomain", factory: { _ in MultiplexLogHandler([handler]) })
+                RequestLog.record(direct, method: .get, path: path, status: 303, duration: duration)
+                RequestLog.record(viaEvent, method: .get, path: path, status: 303, duration: duration)
+                let lines = written.withLock { $0 }.map { $0.replacing(time, with: "TIME") }
+                #expect(lines.count == 2)
+                #expect(lines.first == lines.last, "\(own) \(path.debugDescription)")
+                #expect(lines.first?.contains("duration_ms") == true)
+            }
+        }
+    }
+
     @Test("plain text passes unchanged")
     func plain() {
         #expect(LineLogHandler.escapingControlCharacters("request path=/__/auth/action é") == "request path=/__/auth/action é")
