@@ -160,8 +160,9 @@ extension LineLogHandler {
     static func plainRequestLine(label: String, method: String, path: String, status: Int, duration: Duration) -> String {
         let (second, milliseconds) = LogTime.nowParts
         let micros = LogTime.microseconds(duration)
-        // 40 for the fixed words and the numbers' digits (a duration under 2^40 s and a status).
-        let capacity = second.utf8.count + label.utf8.count + method.utf8.count + path.utf8.count + 40 + 40
+        // The fixed words are 54 bytes and the numbers at most 41 digits (a duration under 2^40 s,
+        // a status of any Int): what does not fit would be left out, never written past the end.
+        let capacity = second.utf8.count + label.utf8.count + method.utf8.count + path.utf8.count + 128
         return String(unsafeUninitializedCapacity: capacity) { buffer in
             var count = 0
             func append(_ bytes: UnsafeBufferPointer<UInt8>) {
