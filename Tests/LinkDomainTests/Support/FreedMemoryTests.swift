@@ -15,9 +15,9 @@ struct FreedMemoryTests {
 
     @Test("pages freed below a block still in use go back to the system")
     func trim() throws {
-        // 32 MB of small blocks, freed, with one block made after them kept: the heap cannot
+        // 64 MB of small blocks, freed, with one block made after them kept: the heap cannot
         // shrink from its top, so only a trim gives the pages back.
-        let blocks = (0..<(32 << 20) / 256).compactMap { _ in malloc(256) }
+        let blocks = (0..<(64 << 20) / 256).compactMap { _ in malloc(256) }
         for block in blocks { memset(block, 1, 256) }
         let kept = malloc(256)
         defer { free(kept) }
@@ -25,7 +25,8 @@ struct FreedMemoryTests {
         let before = Self.residentBytes()
         #expect(FreedMemoryTrimmer.trim())
         let after = Self.residentBytes()
-        #expect(before - after > 16 << 20, "resident \(before >> 20) MB before the trim, \(after >> 20) MB after")
+        // Half of it, leaving room for what tests running beside this one allocate meanwhile.
+        #expect(before - after > 32 << 20, "resident \(before >> 20) MB before the trim, \(after >> 20) MB after")
     }
 
     @Test("the trimmer stops when the service group shuts down")
