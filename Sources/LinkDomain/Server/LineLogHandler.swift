@@ -48,30 +48,38 @@ public struct LineLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let time = LogTime.now
         // Most lines carry only their own metadata: no merge then.
         let metadata = metadata.isEmpty ? event.metadata ?? [:] : metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 })
         let message = Self.escapingControlCharacters("\(event.message)")
         // Request lines may wait a moment to be written together; every other line goes at once.
         let gather = event.level <= .info && message == RequestLog.message
+        let fields = metadata.map { (key: $0.key, value: Self.escapingControlCharacters("\($0.value)")) }
+        guard let line = line(level: event.level, message: message, fields: fields) else { return }
+        write(line, gather)
+    }
+
+    /// One line in this handler's format: the time, level, label and (escaped) message, then the
+    /// fields sorted by key, keys as given (escaped here) and values already escaped.
+    func line(level: Logger.Level, message: String, fields: [(key: String, value: String)]) -> String? {
+        let time = LogTime.now
         switch format {
         case .text:
-            var line = "\(time) \(event.level.rawValue) \(label): \(message)"
-            for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-                line += " \(Self.escapingControlCharacters(key))=\(Self.escapingControlCharacters("\(value)"))"
+            var line = "\(time) \(level.rawValue) \(label): \(message)"
+            for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+                line += " \(Self.escapingControlCharacters(key))=\(value)"
             }
-            write(line + "\n", gather)
+            return line + "\n"
         case .json:
             var object: [String: JSONValue] = [
-                "time": .string(time), "level": .string(event.level.rawValue), "label": .string(label), "message": .string(message),
+                "time": .string(time), "level": .string(level.rawValue), "label": .string(label), "message": .string(message),
             ]
-            for (key, value) in metadata where object[key] == nil {
-                object[Self.escapingControlCharacters(key)] = .string(Self.escapingControlCharacters("\(value)"))
+            for (key, value) in fields where object[key] == nil {
+                object[Self.escapingControlCharacters(key)] = .string(value)
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(JSONValue.object(object)) else { return }
-            write(String(decoding: data, as: UTF8.self) + "\n", gather)
+            guard let data = try? encoder.encode(JSONValue.object(object)) else { return nil }
+            return String(decoding: data, as: UTF8.self) + "\n"
         }
     }
 
@@ -82,7 +90,7 @@ public struct LineLogHandler: LogHandler {
             scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
         }
         // Printable ASCII, byte by byte (nearly every value): nothing to escape.
-        if text.everyUTF8Byte({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if isPrintableASCII(text) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var escaped = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -98,60 +106,28 @@ public struct LineLogHandler: LogHandler {
 
 extension LineLogHandler {
     /// Writes a request's line straight from its values: the line ``log(event:)`` writes for
-    /// ``RequestLog``'s event, byte for byte, without swift-log's metadata dictionaries, the merge
-    /// and JSONEncoder, which at the default level cost more than answering the request
-    /// (BENCHMARKS.md). False, writing nothing, for a label JSON would have to escape.
-    func writeRequestLine(method: String, path: String, status: Int, duration: Duration) -> Bool {
-        guard Self.isPlain(label) else { return false }
+    /// ``RequestLog``'s event, byte for byte, without swift-log's metadata dictionaries and their
+    /// merge, which at the default level cost more than answering the request (BENCHMARKS.md).
+    func writeRequestLine(method: String, path: String, status: Int, duration: Duration) {
         // The common case, a text line with no metadata of the handler's own: written as bytes.
-        if format == .text, metadata.isEmpty, Self.isPlain(method), Self.isPlain(path) {
+        if format == .text, metadata.isEmpty, Self.isPrintableASCII(method), Self.isPrintableASCII(path) {
             write(Self.plainRequestLine(label: label, method: method, path: path, status: status, duration: duration), true)
-            return true
+            return
         }
-        let durationMilliseconds = LogTime.milliseconds(duration)
-        let time = LogTime.now
-        var fields = [("duration_ms", durationMilliseconds), ("method", Self.escapingControlCharacters(method)),
+        let eventKeys = ["duration_ms", "method", "path", "status"]
+        var fields = [(key: "duration_ms", value: LogTime.milliseconds(duration)), ("method", Self.escapingControlCharacters(method)),
                       ("path", Self.escapingControlCharacters(path)), ("status", String(status))]
-        if !metadata.isEmpty {
-            // The handler's own (a request ID), unless the event or, in JSON, the line's own keys name it.
-            let taken: Set<String> = format == .json ? ["duration_ms", "method", "path", "status", "time", "level", "label", "message"]
-                : ["duration_ms", "method", "path", "status"]
-            for (key, value) in metadata where !taken.contains(key) {
-                fields.append((key, Self.escapingControlCharacters("\(value)")))
-            }
+        // The handler's own (a request ID), unless the event names it.
+        for (key, value) in metadata where !eventKeys.contains(key) {
+            fields.append((key, Self.escapingControlCharacters("\(value)")))
         }
-        switch format {
-        case .text:
-            // Sorted as written, keys escaped when written: as log(event:) does.
-            if !metadata.isEmpty { fields.sort { $0.0 < $1.0 } }
-            var line = "\(time) info \(label): \(RequestLog.message)"
-            for (key, value) in fields { line += " \(Self.escapingControlCharacters(key))=\(value)" }
-            write(line + "\n", true)
-        case .json:
-            // Keys escaped, then sorted: as the encoder sorts the object's keys.
-            fields = fields.map { (Self.escapingControlCharacters($0.0), $0.1) }
-            fields += [("label", label), ("level", "info"), ("message", RequestLog.message), ("time", time)]
-            fields.sort { $0.0 < $1.0 }
-            // Control characters are already written out: only quotes and backslashes remain to escape.
-            func quoted(_ text: String) -> String {
-                guard text.someUTF8Byte({ $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return "\"\(text)\"" }
-                var escaped = "\""
-                for character in text.unicodeScalars {
-                    if character == "\"" || character == "\\" { escaped.unicodeScalars.append("\\") }
-                    escaped.unicodeScalars.append(character)
-                }
-                return escaped + "\""
-            }
-            write("{" + fields.map { "\(quoted($0.0)):\(quoted($0.1))" }.joined(separator: ",") + "}\n", true)
-        }
-        return true
+        guard let line = line(level: .info, message: RequestLog.message, fields: fields) else { return }
+        write(line, true)
     }
-}
 
-extension LineLogHandler {
-    /// Printable ASCII without a quote or a backslash: written as it is in both formats.
-    static func isPlain(_ text: String) -> Bool {
-        text.everyUTF8Byte { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    /// Printable ASCII: nothing to escape in a text line.
+    static func isPrintableASCII(_ text: String) -> Bool {
+        text.everyUTF8Byte { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// `TIME info LABEL: request duration_ms=D method=M path=P status=S`, every part plain, copied

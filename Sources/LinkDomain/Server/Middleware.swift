@@ -13,8 +13,8 @@ enum RequestLog {
     static func record(_ logger: Logger, method: HTTPRequest.Method, path: String, status: Int, duration: Duration) {
         // The service's own handler writes the line straight from the values; another (in tests,
         // or a host's) gets the event.
-        if let handler = logger.handler as? LineLogHandler,
-           handler.writeRequestLine(method: method.rawValue, path: path, status: status, duration: duration) {
+        if let handler = logger.handler as? LineLogHandler {
+            handler.writeRequestLine(method: method.rawValue, path: path, status: status, duration: duration)
             return
         }
         logger.info("\(message)", metadata: [

@@ -13,8 +13,8 @@ enum LogTime {
     private static let clock = SecondText { format(second: $0) }
 
     static var now: String {
-        let now = clock.now
-        return now.text + "." + digits(now.milliseconds, count: 3) + "Z"
+        let (second, milliseconds) = nowParts
+        return second + "." + digits(milliseconds, count: 3) + "Z"
     }
 
     /// The current second's text (`YYYY-MM-DDThh:mm:ss`) and the milliseconds into it, for a line
