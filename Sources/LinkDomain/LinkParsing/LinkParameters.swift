@@ -62,10 +62,7 @@ struct LinkParameters: Sendable {
             .reduce(0) { $0 | $1.bit }
     }
 
-    /// The string the query is part of (native, contiguous) and where the query is in its UTF-8.
-    private let source: String
-    private let start: Int
-    private let count: Int
+    private let query: QueryBytes
     /// A bit per ``Name`` found, and its value's offsets in the query (up to 32 names).
     private let found: UInt32
     private let lowerBounds: SIMD32<UInt32>
@@ -73,54 +70,30 @@ struct LinkParameters: Sendable {
 
     /// A query, as it follows the `?`.
     init(_ query: Substring) {
-        var source = query.base
-        var start = source.utf8.distance(from: source.utf8.startIndex, to: query.startIndex)
-        if source.utf8.withContiguousStorageIfAvailable({ _ in true }) == nil {
-            source = String(decoding: Array(query.utf8), as: UTF8.self)  // not native (bridged): a copy
-            start = 0
-        }
-        self.init(source: source, queryBounds: start..<(start + query.utf8.count))
+        self.init(QueryBytes(query))
     }
 
     /// The query of a URL or of a path and query: what follows the first `?`, up to any `#`.
     init(url: String) {
         var url = url
         let bounds = url.withUTF8 { bytes -> Range<Int> in
-            guard let base = bytes.baseAddress, let mark = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else { return 0..<0 }
-            let start = base.distance(to: mark.assumingMemoryBound(to: UInt8.self)) + 1
-            let end = memchr(base + start, Int32(UInt8(ascii: "#")), bytes.count - start).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
-            return start..<(end ?? bytes.count)
+            guard let mark = QueryBytes.first(UInt8(ascii: "?"), in: 0..<bytes.count, of: bytes) else { return 0..<0 }
+            return (mark + 1)..<(QueryBytes.first(UInt8(ascii: "#"), in: (mark + 1)..<bytes.count, of: bytes) ?? bytes.count)
         }
-        self.init(source: url, queryBounds: bounds)
+        self.init(QueryBytes(source: url, bounds: bounds))
     }
 
-    /// `queryBounds`: UTF-8 offsets in `source`, which callers have made native.
-    init(source: String, queryBounds: Range<Int>) {
+    init(_ query: QueryBytes) {
         // Offsets are kept in 32 bits: a longer query (never seen; heads stop at 16 KB) reads as empty.
-        let start = queryBounds.lowerBound, count = queryBounds.count <= Int(Int32.max) ? queryBounds.count : 0
-        self.source = source
-        self.start = start
-        self.count = count
+        self.query = query.bounds.count <= Int(Int32.max) ? query : QueryBytes(source: "", bounds: 0..<0)
         var found: UInt32 = 0
         var lowerBounds = SIMD32<UInt32>(), upperBounds = SIMD32<UInt32>()
-        Self.withBytes(of: source, start: start, count: count) { bytes in
-            guard let base = bytes.baseAddress else { return }
-            // memchr: a nested link's value is long and has no `&` or `=`.
-            func find(_ byte: UInt8, in range: Range<Int>) -> Int? {
-                memchr(base + range.lowerBound, Int32(byte), range.count).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
-            }
-            var position = 0
-            while position < bytes.count {
-                let end = find(UInt8(ascii: "&"), in: position..<bytes.count) ?? bytes.count
-                if end > position {
-                    let equals = find(UInt8(ascii: "="), in: position..<end)
-                    if let name = Self.name(UnsafeBufferPointer(rebasing: bytes[position..<(equals ?? end)])), found & name.bit == 0 {
-                        found |= name.bit
-                        lowerBounds[name.rawValue] = UInt32(truncatingIfNeeded: equals.map { $0 + 1 } ?? end)
-                        upperBounds[name.rawValue] = UInt32(truncatingIfNeeded: end)
-                    }
-                }
-                position = end + 1
+        self.query.withBytes { bytes in
+            QueryBytes.forEachParameter(in: bytes) { name, value in
+                guard let name = Self.name(UnsafeBufferPointer(rebasing: bytes[name])), found & name.bit == 0 else { return }
+                found |= name.bit
+                lowerBounds[name.rawValue] = UInt32(truncatingIfNeeded: value.lowerBound)
+                upperBounds[name.rawValue] = UInt32(truncatingIfNeeded: value.upperBound)
             }
         }
         self.found = found
@@ -142,15 +115,7 @@ struct LinkParameters: Sendable {
     subscript(name: Name) -> String? {
         guard contains(name) else { return nil }
         let value = Int(lowerBounds[name.rawValue])..<Int(upperBounds[name.rawValue])
-        return Self.withBytes(of: source, start: start, count: count) { QueryString.percentDecode(UnsafeBufferPointer(rebasing: $0[value])) }
-    }
-
-    private static func withBytes<Result>(of source: String, start: Int, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        // Callers pass native strings; anything else reads as an empty query.
-        source.utf8.withContiguousStorageIfAvailable { whole in
-            guard start >= 0, start + count <= whole.count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            return body(UnsafeBufferPointer(rebasing: whole[start..<(start + count)]))
-        } ?? body(UnsafeBufferPointer(start: nil, count: 0))
+        return query.withBytes { QueryString.percentDecode(UnsafeBufferPointer(rebasing: $0[value])) }
     }
 
     // MARK: Recognising names

@@ -42,10 +42,7 @@ public enum LinkParser {
         let (path, query) = url.withUTF8 { bytes -> (PathKind, Range<Int>) in
             func isDelimiter(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
             func first(_ byte: UInt8, from start: Int) -> Int {
-                guard let base = bytes.baseAddress, start < bytes.count, let found = memchr(base + start, Int32(byte), bytes.count - start) else {
-                    return bytes.count
-                }
-                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                QueryBytes.first(byte, in: min(start, bytes.count)..<bytes.count, of: bytes) ?? bytes.count
             }
             var pathStart = 0
             var stop = 0
@@ -62,7 +59,7 @@ public enum LinkParser {
             let queryEnd = first(UInt8(ascii: "#"), from: queryStart)
             return (PathKind(UnsafeBufferPointer(rebasing: bytes[pathStart..<pathEnd])), queryStart..<queryEnd)
         }
-        return parse(path: path, parameters: LinkParameters(source: url, queryBounds: query))
+        return parse(path: path, parameters: LinkParameters(QueryBytes(source: url, bounds: query)))
     }
 
     /// What a link's path says about its shape.

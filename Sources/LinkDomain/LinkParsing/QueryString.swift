@@ -21,48 +21,18 @@ struct QueryString: Sendable, Equatable {
         var nameIsEscaped: Bool
     }
 
-    /// The string the query is part of, native and contiguous, and where the query starts in its
-    /// UTF-8: its bytes are read straight from the string's storage (a substring's view of them
-    /// costs a generic slice on every lookup).
-    private let source: String
-    private let start: Int
-    private let count: Int
+    private let query: QueryBytes
     private var spans: [Span] = []
 
     init(_ query: Substring) {
-        var source = query.base
-        var start = source.utf8.distance(from: source.utf8.startIndex, to: query.startIndex)
-        let count = query.utf8.count
-        if source.utf8.withContiguousStorageIfAvailable({ _ in true }) == nil {
-            source = String(decoding: Array(query.utf8), as: UTF8.self)  // not native (bridged): a copy
-            start = 0
-        }
+        self.query = QueryBytes(query)
         var spans: [Span] = []
         spans.reserveCapacity(8)
-        // Byte offsets into contiguous UTF-8: this runs on every link click, and String.Index
-        // arithmetic costs several times more.
-        _ = source.utf8.withContiguousStorageIfAvailable { whole in
-            let bytes = UnsafeBufferPointer(rebasing: whole[start..<(start + count)])
-            guard let base = bytes.baseAddress else { return }
-            // memchr over the contiguous bytes: a nested link's value is long and has no `&` or `=`.
-            func find(_ byte: UInt8, in range: Range<Int>) -> Int? {
-                memchr(base + range.lowerBound, Int32(byte), range.count).map { UnsafePointer<UInt8>(base).distance(to: $0.assumingMemoryBound(to: UInt8.self)) }
-            }
-            var start = 0
-            while start <= bytes.count {
-                let end = find(UInt8(ascii: "&"), in: start..<bytes.count) ?? bytes.count
-                if end > start {
-                    let equals = find(UInt8(ascii: "="), in: start..<end)
-                    let name = start..<(equals ?? end)
-                    spans.append(Span(name: name, value: equals.map { ($0 + 1)..<end } ?? end..<end,
-                                      nameIsEscaped: find(UInt8(ascii: "%"), in: name) != nil))
-                }
-                start = end + 1
+        self.query.withBytes { bytes in
+            QueryBytes.forEachParameter(in: bytes) { name, value in
+                spans.append(Span(name: name, value: value, nameIsEscaped: QueryBytes.first(UInt8(ascii: "%"), in: name, of: bytes) != nil))
             }
         }
-        self.source = source
-        self.start = start
-        self.count = count
         self.spans = spans
     }
 
@@ -98,9 +68,7 @@ struct QueryString: Sendable, Equatable {
     }
 
     private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        // Always contiguous: made native at init when it was not.
-        source.utf8.withContiguousStorageIfAvailable { body(UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
-            ?? body(UnsafeBufferPointer(start: nil, count: 0))
+        query.withBytes(body)
     }
 
     static func == (lhs: QueryString, rhs: QueryString) -> Bool {
