@@ -7,7 +7,9 @@ import NIOHTTPTypes
 /// request, however busy it keeps the socket.
 ///
 /// While the application works on a request (its body read, its response not finished), the
-/// connection stays open: backend timeouts bound that.
+/// connection stays open: backend timeouts bound that. But a response the client does not read
+/// is not work: once the connection has taken no output for `timeout` (the socket's buffers full,
+/// the client reading nothing), it is closed, with whatever it holds.
 final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -22,6 +24,8 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     /// Shared with ``RawRequestHandler``, whose answers are activity too.
     let ledger = ConnectionLedger()
     private var check: Scheduled<Void>?
+    /// Since when the connection has taken no more output, if it is refusing it now.
+    private var unwritableSince: NIODeadline?
 
     init(timeout: TimeAmount) {
         self.timeout = timeout
@@ -46,6 +50,11 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
         check?.cancel()
         check = nil
         context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        unwritableSince = context.channel.isWritable ? nil : (unwritableSince ?? .now())
+        context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -75,8 +84,11 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
         check = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             check = nil
             let now = NIODeadline.now()
-            if inProgress > 0 && !reading {
-                schedule(context, at: now + timeout)
+            if let since = unwritableSince, now >= since + timeout {
+                // Output stalled for a whole timeout: a client that never reads its answers.
+                context.close(promise: nil)
+            } else if inProgress > 0 && !reading {
+                schedule(context, at: unwritableSince.map { $0 + timeout } ?? now + timeout)
             } else if now >= ledger.lastActivity + timeout {
                 context.close(promise: nil)
             } else {

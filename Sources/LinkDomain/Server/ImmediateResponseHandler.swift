@@ -1,6 +1,7 @@
 import HTTPTypes
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Answers on the event loop what ``ImmediateResponder`` can answer from the request head alone,
@@ -40,20 +41,48 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let action = switch unwrapInboundIn(data) {
-        case .head(let request): state.head { answer(request) }
+        case .head(let request): UpgradeRefusal.applies(to: request) ? state.refuse(refusal(request, context: context)) : state.head { answer(request) }
         case .body: state.body()
         case .end: state.end()
         }
+        perform(action, data: data, context: context)
+    }
+
+    private func perform(_ action: ImmediateResponseStateMachine<Answer>.Action, data: NIOAny?, context: ChannelHandlerContext) {
         switch action {
-        case .forward: context.fireChannelRead(data)
+        case .forward: if let data { context.fireChannelRead(data) }
         case .drop: break
-        case .write(let answer): write(answer, context: context)
+        case .write(let answer): write(answer, context: context, promise: nil)
+        case .writeAndClose(let answer):
+            // Closed once the refusal is out; a client that never reads it meets the idle timeout.
+            let written = context.eventLoop.makePromise(of: Void.self)
+            let channel = context.channel
+            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            write(answer, context: context, promise: written)
         }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { state.responseEnded() }
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
         context.write(data, promise: promise)
+        if let action = state.responseEnded() { perform(action, data: nil, context: context) }
+    }
+
+    /// After a refusal nothing more is read: the bytes a client sends after an Upgrade or CONNECT
+    /// would otherwise pile up in the HTTP decoder, which stops parsing there (unbounded memory).
+    func read(context: ChannelHandlerContext) {
+        if !state.isClosing { context.read() }
+    }
+
+    private func refusal(_ request: HTTPRequest, context: ChannelHandlerContext) -> Answer {
+        // HTTP/2 has no Connection field and no upgrades; a CONNECT stream is refused alone.
+        let response = UpgradeRefusal.response(to: request, closing: isHTTP1(context))
+        return Answer(response: response, request: request, route: "refused", path: request.method == .connect ? "-" : request.path ?? "-",
+                      start: .now)
+    }
+
+    private func isHTTP1(_ context: ChannelHandlerContext) -> Bool {
+        (try? context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)) != nil
     }
 
     private func answer(_ request: HTTPRequest) -> Answer? {
@@ -74,7 +103,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
                       path: String(path), start: start)
     }
 
-    private func write(_ answer: Answer, context: ChannelHandlerContext) {
+    private func write(_ answer: Answer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
         let response = answer.response
         var headers = response.headers
         if headers[.contentLength] == nil, response.status != .notModified { headers[.contentLength] = String(response.body?.readableBytes ?? 0) }
@@ -84,6 +113,6 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
                         logger: logger)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: response.status, headerFields: headers))), promise: nil)
         if let body = response.body, answer.request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
     }
 }

@@ -11,6 +11,7 @@ struct ImmediateResponseStateMachineTests {
         case .forward: "forward"
         case .drop: "drop"
         case .write(let answer): "write \(answer)"
+        case .writeAndClose(let answer): "write \(answer) and close"
         }
     }
 
@@ -45,5 +46,29 @@ struct ImmediateResponseStateMachineTests {
         machine.responseEnded()
         #expect(Self.describe(machine.head { "C" }) == "drop")
         #expect(Self.describe(machine.end()) == "write C")
+    }
+
+    @Test("an Upgrade or CONNECT on an idle connection: refused at once, the connection closing, nothing after it read")
+    func refusedAtOnce() {
+        var machine = Machine()
+        #expect(Self.describe(machine.refuse("R")) == "write R and close")
+        #expect(machine.isClosing)
+        #expect(Self.describe(machine.body()) == "drop")
+        #expect(Self.describe(machine.end()) == "drop")
+        #expect(Self.describe(machine.head { "A" }) == "drop", "nothing after the refusal is served")
+        #expect(Self.describe(machine.refuse("again")) == "drop")
+    }
+
+    @Test("a refusal behind requests the router holds waits for their responses: answers keep their order")
+    func refusalWaitsItsTurn() {
+        var machine = Machine()
+        _ = machine.head { nil }
+        _ = machine.end()
+        _ = machine.head { nil }
+        _ = machine.end()
+        #expect(Self.describe(machine.refuse("R")) == "drop")
+        #expect(machine.responseEnded() == nil)
+        #expect(machine.responseEnded().map(Self.describe) == "write R and close")
+        #expect(machine.responseEnded() == nil, "written once")
     }
 }
