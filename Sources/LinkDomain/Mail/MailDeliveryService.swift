@@ -17,9 +17,22 @@ public final class MailDeliveryService: Service, Sendable {
     let logger: Logger
     /// How many mails one connection carries.
     static let batchSize = 20
-    /// The sender waiting for work, or a nudge that came while it was not waiting (kept, so that
-    /// a nudge between a look at the queue and the wait is never lost).
-    private let wakeUp: Mutex<(waiting: CheckedContinuation<Void, Never>?, nudged: Bool)> = Mutex((nil, false))
+    /// How often the queue is looked at without a nudge (retries fall due, other replicas store mails).
+    static let pollInterval = Duration.milliseconds(500)
+    /// The sender's wait for work (``pause()``), kept so that a nudge between a look at the queue
+    /// and the wait is never lost, and so that a wait's end (its timer, or shutdown) can never
+    /// leak into the next wait.
+    private let wakeUp = Mutex(WakeUp())
+
+    struct WakeUp {
+        /// The wait in progress and its number.
+        var waiting: (pause: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        /// A mail was stored while nobody waited: the next wait returns at once.
+        var nudged = false
+        /// The number of the latest wait, and whether it ended before it began to wait.
+        var latestPause: UInt64 = 0
+        var latestPauseEnded = false
+    }
 
     init(client: SMTPClient?, queue: any MailQueueStore, clock: any WallClock, policy: MailRetryPolicy, metrics: LinkMetrics, logger: Logger) {
         self.client = client
@@ -34,10 +47,24 @@ public final class MailDeliveryService: Service, Sendable {
     func nudge() {
         wakeUp.withLock { state in
             if let waiting = state.waiting {
-                waiting.resume()
                 state.waiting = nil
+                waiting.continuation.resume()
             } else {
                 state.nudged = true
+            }
+        }
+    }
+
+    /// Wait `pause` is over (its half second passed, or the service is stopping). Unlike a nudge,
+    /// this says nothing about the queue: after the wait has ended it changes nothing, so the next
+    /// wait still waits (a leaked wake-up here once made every later wait return at once, a busy loop).
+    private func endPause(_ pause: UInt64) {
+        wakeUp.withLock { state in
+            if let waiting = state.waiting, waiting.pause == pause {
+                state.waiting = nil
+                waiting.continuation.resume()
+            } else if state.latestPause == pause {
+                state.latestPauseEnded = true
             }
         }
     }
@@ -78,22 +105,28 @@ public final class MailDeliveryService: Service, Sendable {
 
     /// Until a nudge, half a second, or shutdown.
     private func pause() async {
+        let pause = wakeUp.withLock { state in
+            state.latestPause &+= 1
+            state.latestPauseEnded = false
+            return state.latestPause
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { continuation in
                     self.wakeUp.withLock { state in
-                        if state.nudged {
+                        if state.nudged || state.latestPauseEnded {
                             state.nudged = false
                             continuation.resume()
                         } else {
-                            state.waiting = continuation
+                            state.waiting = (pause, continuation)
                         }
                     }
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: .milliseconds(500))
-                self.nudge()
+                // Cancelled when the wait ended otherwise, or at shutdown: either way this wait is over.
+                try? await Task.sleep(for: Self.pollInterval)
+                self.endPause(pause)
             }
             await group.next()
             group.cancelAll()
