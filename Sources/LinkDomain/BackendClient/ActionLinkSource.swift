@@ -26,6 +26,13 @@ protocol ActionLinkSource: Sendable {
     func actionLink(_ request: ActionLinkRequest) async throws(BackendError) -> String?
     /// The account of a valid, unexpired ID token of this project (and tenant); `INVALID_ID_TOKEN` otherwise.
     func verify(idToken: String, tenantID: String?) async throws(BackendError) -> VerifiedAccount
+    /// Throws what any link request would meet whatever its address (credentials the backend
+    /// refuses): checked before an answer that does not wait for the link itself.
+    func checkCredentials() async throws(BackendError)
+}
+
+extension ActionLinkSource {
+    func checkCredentials() async throws(BackendError) {}
 }
 
 extension ActionLinkRequest {

@@ -58,6 +58,11 @@ struct AdminActionLinks: ActionLinkSource {
         return VerifiedAccount(localID: user.localId, email: user.email)
     }
 
+    /// Google's access token (cached for its hour): a service account the backend refuses fails here.
+    func checkCredentials() async throws(BackendError) {
+        if case .google(let tokens) = credentials { _ = try await tokens.token() }
+    }
+
     private func post<Answer: Decodable>(_ path: String, _ body: [String: JSONValue], asAdmin: Bool = true) async throws(BackendError) -> Answer {
         var authorization: String?
         if asAdmin {

@@ -13,13 +13,14 @@ struct OpenedBackend: Sendable {
     let actionLinks: (any ActionLinkSource)?
 
     static func open(_ configuration: LinkDomainConfiguration, store: any AuthStore, clock: any WallClock, outbox: MailOutbox?,
-                     logger: Logger) -> OpenedBackend {
+                     pendingWork: PendingWork, logger: Logger) -> OpenedBackend {
         let backend = configuration.backend
         let timeout = TimeAmount.seconds(Int64(backend.timeoutSeconds))
         let client = IdentityToolkitClient.sharedClient
         switch backend.kind {
         case .embedded:
-            let embedded = EmbeddedBackend(store: store, configuration: configuration, clock: clock, outbox: outbox, logger: logger)
+            let embedded = EmbeddedBackend(store: store, configuration: configuration, clock: clock, outbox: outbox, pendingWork: pendingWork,
+                                           logger: logger)
             return OpenedBackend(authBackend: EmbeddedAuthBackend(service: embedded.service), embedded: embedded,
                                  actionLinks: EmbeddedActionLinks(service: embedded.service))
         case .emulator(let base):

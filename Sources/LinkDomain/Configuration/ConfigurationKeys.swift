@@ -157,10 +157,10 @@ enum ConfigurationKeys {
         "The first retry's delay; each next one waits twice as long (at most 15 minutes).")
     static let mailPerRecipientPerHour = ConfigurationKey(
         "mail.perRecipientPerHour", .integer(1...10_000), default: .integer(5), expected: "1 to 10000",
-        "Mails the email action API queues to one address in an hour; past it, `TOO_MANY_ATTEMPTS_TRY_LATER`.")
+        "Mails queued to one mailbox in an hour, whichever path mails (email action API, the embedded backend's `sendOobCode`, the pages' \"send me a link\", the address-change notice); `victim+tag@` counts as `victim@`. Past it, `TOO_MANY_ATTEMPTS_TRY_LATER`.")
     static let mailPerClientPerHour = ConfigurationKey(
         "mail.perClientPerHour", .integer(1...1_000_000), default: .integer(30), expected: "1 to 1000000",
-        "Mails the email action API queues for one client address in an hour.")
+        "Mails one client address may have queued in an hour, over every path that mails.")
     static let brandingAppName = ConfigurationKey(
         "branding.appName", .string, default: .described("the public host"),
         "The app's name, as mails (subjects, sender) and pages (every title, the header) say it.")

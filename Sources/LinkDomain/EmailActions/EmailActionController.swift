@@ -11,10 +11,11 @@ struct EmailActionController<Context: RequestContext>: Sendable {
     /// without a service account); `unavailable` says which.
     let sender: EmailActionSender?
     let unavailable: String
+    /// Where a password reset's link and mail are made after the answer.
+    let pendingWork: PendingWork
     /// The API keys apps may call with (`backend.apiKey` and `backend.apiKeys`).
     let apiKeys: [String]
-    /// Mails one client address may ask for an hour (each recipient's budget is the outbox's).
-    let perClient: RateLimiter
+    /// The caller's address as the abuse limits see it: the outbox's per-client budget counts by it.
     let clientAddress: @Sendable (Request, Context) -> String
 
     var routes: RouteCollection<Context> {
@@ -37,17 +38,11 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         guard let key, !key.isEmpty else { throw IdentityToolkitError.missingAPIKey }
         guard apiKeys.contains(where: { ConstantTime.equal($0.utf8, key.utf8) }) else { throw IdentityToolkitError.invalidAPIKey }
         guard let sender else { throw IdentityToolkitError(.operationNotAllowed, detail: unavailable) }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: RequestBodyDecoder.maximumBodyBytes)
-        } catch is NIOTooManyBytesError {
-            throw RequestBodyDecoder.bodyTooLarge
-        }
+        let buffer = try await RequestBodyDecoder.collect(request, upTo: RequestBodyDecoder.maximumBodyBytes)
         let body = try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType],
                                                  maximumBytes: RequestBodyDecoder.maximumBodyBytes)
         let language = request.headers[.firebaseLocale] ?? request.uri.queryParameters["lang"].map(String.init)
         let action = try EmailActionRequest(body, locale: language)
-        if await perClient.take(clientAddress(request, context)) != nil { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
 
         var email: String
         switch action.subject {
@@ -60,10 +55,25 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         // An email change's code goes to the new address: following it proves the person owns it.
         let recipientText = action.newEmail ?? email
         guard let recipient = MailAddress(recipientText) else { throw IdentityToolkitError(.invalidEmail) }
-        if await !sender.outbox.admit(recipient.value) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
+        if await !sender.outbox.admit(recipient.value, client: clientAddress(request, context)) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
         let linkRequest = ActionLinkRequest(requestType: action.requestType, email: email, newEmail: action.newEmail, settings: action.settings,
                                             tenantID: action.tenantID, languageCode: action.languageCode)
-        // No account (a reset for an unknown address): the same answer, and no mail.
+        // No account (a reset for an unknown address): the same answer, and no mail. The backend
+        // makes a reset's link only for an address with an account, and a mail takes time to write:
+        // both happen after the answer, so that its timing says nothing about the address.
+        if case .email = action.subject, action.requestType == .passwordReset {
+            // What fails for every address (refused credentials) is still the caller's to hear.
+            try await sender.checkCredentials()
+            let logger = context.logger
+            pendingWork.start {
+                do {
+                    _ = try await sender.send(linkRequest, to: recipient, apiKey: key, opensInApp: action.opensInApp)
+                } catch {
+                    logger.error("password reset mail not sent", metadata: ["error": .string((error as? IdentityToolkitError)?.message ?? String(describing: type(of: error)))])
+                }
+            }
+            return Response.json(GetOobConfirmationCodeResponse(email: recipientText))
+        }
         _ = try await sender.send(linkRequest, to: recipient, apiKey: key, opensInApp: action.opensInApp)
         return Response.json(GetOobConfirmationCodeResponse(email: recipientText))
     }

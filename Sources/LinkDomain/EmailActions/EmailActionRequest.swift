@@ -36,7 +36,10 @@ struct EmailActionRequest: Sendable, Equatable {
         switch type {
         case .emailSignIn, .passwordReset:
             guard let email = body.string("email") else { throw IdentityToolkitError.missingEmail }
-            guard let address = MailAddress(email.trimmingWhitespace) else { throw IdentityToolkitError(.invalidEmail) }
+            // An account's address rules too: the address is written into the mail (no link-shaped or invisible text).
+            guard let address = MailAddress(email.trimmingWhitespace), (try? AccountAttributes.email(address.value)) != nil else {
+                throw IdentityToolkitError(.invalidEmail)
+            }
             subject = .email(address.value.lowercased())
             if type == .emailSignIn, body.string("continueUrl") == nil { throw IdentityToolkitError.missingContinueURI }
         case .verifyEmail, .verifyAndChangeEmail:
@@ -44,7 +47,9 @@ struct EmailActionRequest: Sendable, Equatable {
             subject = .idToken(token)
             if type == .verifyAndChangeEmail {
                 guard let raw = body.string("newEmail") else { throw IdentityToolkitError(.missingNewEmail) }
-                guard let address = MailAddress(raw.trimmingWhitespace) else { throw IdentityToolkitError(.invalidNewEmail) }
+                guard let address = MailAddress(raw.trimmingWhitespace), (try? AccountAttributes.email(address.value)) != nil else {
+                    throw IdentityToolkitError(.invalidNewEmail)
+                }
                 newEmail = address.value.lowercased()
             }
         case .recoverEmail, .revertSecondFactorAddition:

@@ -33,6 +33,12 @@ struct EmailActionSender: Sendable {
         return true
     }
 
+    /// Fails as ``send(_:to:apiKey:opensInApp:)`` would whatever the address (the backend refuses
+    /// our credentials), for an answer given before the link is made.
+    func checkCredentials() async throws(IdentityToolkitError) {
+        try await Self.backendCall { () async throws(BackendError) in try await links.checkCredentials() }
+    }
+
     /// The account behind an ID token, as the backend vouches for it.
     func verify(idToken: String, tenantID: String?) async throws(IdentityToolkitError) -> VerifiedAccount {
         try await Self.backendCall { () async throws(BackendError) in try await links.verify(idToken: idToken, tenantID: tenantID) }

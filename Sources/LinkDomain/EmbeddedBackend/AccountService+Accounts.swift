@@ -18,7 +18,10 @@ extension AccountService {
         if let password { try checkStrength(password) }
         let now = clock.nowMilliseconds()
         if !context.isAdmin, let idToken = body.string("idToken"), let email, let password {
-            return try await upgrade(try await authenticatedUser(idToken: idToken, context: context), email: email, password: password, now: now)
+            return try await retryingLostRaces {
+                try await upgrade(try await authenticatedUser(idToken: idToken, context: context), email: email, password: password,
+                                  now: clock.nowMilliseconds())
+            }
         }
         let localID = context.isAdmin ? (body.string("localId") ?? RandomToken.localID()) : RandomToken.localID()
         var user = UserRecord(
@@ -52,7 +55,7 @@ extension AccountService {
         user.passwordUpdatedAt = now
         user.lastLoginAt = now
         user.lastRefreshAt = now
-        try await update(user)
+        try await update(user, readAs: anonymous)
         var response = SignUpResponse(localId: user.localID, email: user.email, displayName: user.displayName)
         response.add(try await newSession(for: user, provider: "password", now: now))
         return response
@@ -63,7 +66,13 @@ extension AccountService {
         if let code = body.string("oobCode") { return try await applyCode(code) }
         try refuseUnsupported(body)
         if !context.isAdmin && body.has("customAttributes") { throw IdentityToolkitError.insufficientPermission }
-        var user = try await targetUser(body, context)
+        return try await retryingLostRaces { try await change(body, context) }
+    }
+
+    /// One run of ``update(_:_:)`` without a code: read, change, write if nothing came between.
+    private func change(_ body: RequestBody, _ context: CallContext) async throws -> SetAccountInfoResponse {
+        let read = try await targetUser(body, context)
+        var user = read
         let now = clock.nowMilliseconds()
         let oldEmail = user.email
         var revokeSessions = false
@@ -94,6 +103,8 @@ extension AccountService {
             }
         }
         removeProviders(body.strings("deleteProvider"), from: &user)
+        // A user who sends `validSince` ends their other sessions (the value is not theirs to choose), as the emulator does.
+        if !context.isAdmin && body.has("validSince") { revokeSessions = true }
         if context.isAdmin {
             if let verified = body.bool("emailVerified") { user.emailVerified = verified }
             if let disabled = body.bool("disableUser") ?? body.bool("disabled") { user.disabled = disabled }
@@ -103,14 +114,14 @@ extension AccountService {
             if let phone = body.rawString("phoneNumber") { user.phoneNumber = phone.isEmpty ? nil : try AccountAttributes.phoneNumber(phone) }
             if let claims = body.jsonText("customAttributes") { user.customAttributes = try AccountAttributes.customClaims(claims) }
         }
-        if revokeSessions { user.validSince = now / 1000 }
+        if revokeSessions { user.revokeSessions(at: now) }
         let newSessionWanted = !context.isAdmin && (revokeSessions || (body.bool("returnSecureToken") ?? false))
         if newSessionWanted { user.lastRefreshAt = now }
-        try await update(user)
+        try await update(user, readAs: read)
         if let oldEmail, oldEmail != user.email, let newEmail = user.email {
             // As Firebase mails the old address a way to undo the change.
-            _ = try await issueCode(.recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID,
-                                    settings: ActionCodeSettings(), context: CallContext(tenantID: user.tenantID))
+            try await leaveRecoverNotice(to: oldEmail, newEmail: newEmail, user: user, language: nil,
+                                         client: context.isAdmin ? "" : context.clientAddress)
         }
         var response = accountSummary(user)
         if newSessionWanted { response.add(try await newSession(for: user, provider: Self.provider(of: user), now: now)) }

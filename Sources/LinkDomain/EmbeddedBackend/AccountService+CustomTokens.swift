@@ -24,11 +24,18 @@ extension AccountService {
             extraClaims = try AccountAttributes.customClaims(text)
         }
         let tenantID = payload["tenant_id"].flatMap { if case .string(let tenant) = $0 { tenant } else { nil } } ?? context.tenantID
+        return try await retryingLostRaces {
+            try await signIn(uid: uid, tenantID: tenantID, extraClaims: extraClaims)
+        }
+    }
+
+    private func signIn(uid: String, tenantID: String, extraClaims: String?) async throws -> VerifyCustomTokenResponse {
         let now = clock.nowMilliseconds()
         var isNewUser = false
         var user: UserRecord
         if let existing = try await store.user(tenantID: tenantID, localID: uid) {
             if existing.disabled { throw IdentityToolkitError.userDisabled }
+            try await store.recordSignIn(of: existing, lastLoginAt: now, lastRefreshAt: now)
             user = existing
         } else {
             isNewUser = true
@@ -36,7 +43,7 @@ extension AccountService {
         }
         user.lastLoginAt = now
         user.lastRefreshAt = now
-        if isNewUser { try await insert(user) } else { try await update(user) }
+        if isNewUser { try await insert(user) }
         var response = VerifyCustomTokenResponse(isNewUser: isNewUser)
         response.add(try await newSession(for: user, provider: "custom", now: now, extraClaims: extraClaims))
         return response

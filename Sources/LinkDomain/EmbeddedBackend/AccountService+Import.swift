@@ -29,7 +29,7 @@ extension AccountService {
                 }
                 switch existing {
                 case nil: try await store.insertUser(user)
-                case _? where allowOverwrite: try await store.updateUser(user)
+                case let read? where allowOverwrite: try await overwrite(read, with: user)
                 case _?: throw ImportRefusal("localId belongs to an existing account - can not overwrite.")
                 }
             } catch let refusal as ImportRefusal {
@@ -46,6 +46,22 @@ extension AccountService {
     }
 
     /// One imported account, or why it cannot be.
+    /// An import over an existing account, refused (not retried) when the account changes meanwhile.
+    private func overwrite(_ read: UserRecord, with user: UserRecord) async throws {
+        let outcome: Result<Void, StoreError>
+        do {
+            try await store.updateUser(user, readAs: read)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success: return
+        case .failure(.conflict): throw ImportRefusal("the account changed during the import; import it again")
+        case .failure(let error): throw error
+        }
+    }
+
     private func imported(_ fields: RequestBody, tenantID: String, algorithm: PasswordFormats.Algorithm?, now: Int64) throws -> UserRecord {
         guard let localID = fields.string("localId") else { throw ImportRefusal("localId is missing") }
         var user = UserRecord(tenantID: tenantID, localID: localID, email: nil, createdAt: now, validSince: now / 1000)
@@ -76,6 +92,12 @@ extension AccountService {
         user.lastLoginAt = try? fields.integer("lastLoginAt", in: 0...253_402_300_799_999, error: .internalError)
         if let hash = fields.string("passwordHash") {
             guard let algorithm, let bytes = PasswordFormats.decodeBase64(hash) else { throw ImportRefusal("passwordHash is not base64") }
+            if algorithm == .bcrypt {
+                // A cost past the cap would make every check of this account's password take seconds.
+                guard let cost = Bcrypt.cost(of: String(decoding: bytes, as: UTF8.self)), (4...Bcrypt.maximumCost).contains(cost) else {
+                    throw ImportRefusal("BCRYPT passwordHash must be a bcrypt hash of cost 4 to \(Bcrypt.maximumCost)")
+                }
+            }
             let salt = fields.string("salt").flatMap(PasswordFormats.decodeBase64).map(Array.init) ?? []
             user.passwordHash = PasswordFormats.stored(algorithm, hash: Array(bytes), salt: salt)
             user.passwordUpdatedAt = now

@@ -1,5 +1,5 @@
-/// Out-of-band codes: issuing them (`sendOobCode`, and the recover-email code an address change
-/// leaves), checking and spending them (`resetPassword`, `update` with a code), and the outbox.
+/// Out-of-band codes: issuing them (`sendOobCode`), listing them (the emulator's outbox), and
+/// reading them; spending them is ``AccountService`` + SpendingCodes.
 extension AccountService {
     func sendOobCode(_ body: RequestBody, _ context: CallContext) async throws -> GetOobConfirmationCodeResponse {
         guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
@@ -19,7 +19,13 @@ extension AccountService {
             email = try normalizedEmail(raw)
             if type == .emailSignIn && settings.continueURL == nil { throw IdentityToolkitError.missingContinueURI }
             // Before the account is looked up: an address with none must meet the limit alike, or the limit would tell.
-            try await admitMail(to: email, unless: returnLink)
+            try await admitMail(to: email, unless: returnLink, context)
+            if type == .passwordReset && hidesAccounts && !context.isAdmin {
+                // The answer is the same whether or not the address has an account; so is its
+                // time: the lookup and the mail come after it.
+                pendingWork.start { [self, email] in await mailReset(to: email, settings: settings, context: context) }
+                return GetOobConfirmationCodeResponse(email: email)
+            }
             let user = try await store.user(tenantID: context.tenantID, email: email)
             localID = user?.localID
             if type == .passwordReset && user == nil {
@@ -58,7 +64,7 @@ extension AccountService {
             throw IdentityToolkitError(.invalidRequestType, detail: typeName)
         }
         // An admin who asks for the link sends the mail itself.
-        if type == .verifyEmail || type == .verifyAndChangeEmail { try await admitMail(to: email, unless: returnLink) }
+        if type == .verifyEmail || type == .verifyAndChangeEmail { try await admitMail(to: email, unless: returnLink, context) }
         let record = try await issueCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context,
                                          mailed: !returnLink)
         var response = GetOobConfirmationCodeResponse(email: type == .verifyAndChangeEmail ? (newEmail ?? email) : email)
@@ -69,86 +75,27 @@ extension AccountService {
         return response
     }
 
-    /// A mail bomb through the SDKs' own call meets the same per-recipient budget as the email
-    /// action API; an admin who takes the link sends no mail.
-    private func admitMail(to address: String, unless returnLink: Bool) async throws {
-        if !returnLink, let outbox, await !outbox.admit(address) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
+    /// A password reset's code and mail, made after the answer, for an address with an account.
+    private func mailReset(to email: String, settings: ActionCodeSettings, context: CallContext) async {
+        do {
+            guard let user = try await store.user(tenantID: context.tenantID, email: email) else { return }
+            _ = try await issueCode(.passwordReset, email: email, newEmail: nil, localID: user.localID, settings: settings, context: context)
+        } catch {
+            logger.error("password reset not sent", metadata: ["error": .string(String(describing: type(of: error)))])
+        }
     }
 
-    /// Checks a code without spending it (`accounts:resetPassword` with only `oobCode`), or resets the password.
-    func resetPassword(_ body: RequestBody, _ context: CallContext) async throws -> ResetPasswordResponse {
-        guard let code = body.string("oobCode") else { throw IdentityToolkitError.missingOobCode }
-        let record = try await liveCode(code)
-        guard let newPassword = body.string("newPassword") else {
-            var response = ResetPasswordResponse(requestType: record.requestType.rawValue)
-            // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
-            if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }
-            if record.requestType == .verifyAndChangeEmail || record.requestType == .recoverEmail {
-                response.newEmail = record.requestType == .verifyAndChangeEmail ? record.email : record.newEmail
-            }
-            return response
+    /// A mail bomb through the SDKs' own call meets the same budgets as the email action API: the
+    /// recipient's mailbox and the asking client's; an admin who takes the link sends no mail.
+    private func admitMail(to address: String, unless returnLink: Bool, _ context: CallContext) async throws {
+        if !returnLink, let outbox, await !outbox.admit(address, client: context.isAdmin ? "" : context.clientAddress) {
+            throw IdentityToolkitError(.tooManyAttemptsTryLater)
         }
-        guard record.requestType == .passwordReset else { throw IdentityToolkitError.invalidOobCode }
-        try checkStrength(newPassword)
-        guard var user = try await store.user(tenantID: record.tenantID, email: record.email) else {
-            throw IdentityToolkitError.emailNotFound
-        }
-        if user.disabled { throw IdentityToolkitError.userDisabled }
-        _ = try await redeem(code)
-        let now = clock.nowMilliseconds()
-        user.passwordHash = try await passwords.hash(newPassword)
-        user.passwordUpdatedAt = now
-        user.emailVerified = true
-        user.validSince = now / 1000
-        try await update(user)
-        return ResetPasswordResponse(requestType: record.requestType.rawValue, email: record.email)
-    }
-
-    func applyCode(_ code: String) async throws -> SetAccountInfoResponse {
-        let record = try await liveCode(code)
-        var user: UserRecord
-        switch record.requestType {
-        case .verifyEmail:
-            guard let found = try await store.user(tenantID: record.tenantID, email: record.email) else { throw IdentityToolkitError.userNotFound }
-            user = found
-        case .verifyAndChangeEmail, .recoverEmail:
-            guard let localID = record.localID, let found = try await store.user(tenantID: record.tenantID, localID: localID) else {
-                throw IdentityToolkitError.userNotFound
-            }
-            user = found
-        case .passwordReset, .emailSignIn, .revertSecondFactorAddition:
-            throw IdentityToolkitError.invalidOobCode
-        }
-        if user.disabled { throw IdentityToolkitError.userDisabled }
-        _ = try await redeem(code)
-        switch record.requestType {
-        case .verifyEmail:
-            user.emailVerified = true
-        case .verifyAndChangeEmail:
-            let oldEmail = user.email
-            user.email = record.email
-            user.emailVerified = true
-            try await update(user)
-            if let oldEmail {
-                // The notice speaks the language the change was confirmed in (the confirming link's `lang`).
-                let language = try? LinkParser.parse(url: record.link).get().languageCode
-                _ = try await issueCode(.recoverEmail, email: oldEmail, newEmail: record.email, localID: user.localID,
-                                        settings: ActionCodeSettings(), context: CallContext(tenantID: user.tenantID, languageCode: language))
-            }
-            return accountSummary(user)
-        case .recoverEmail:
-            user.email = record.email
-            user.emailVerified = true
-        case .passwordReset, .emailSignIn, .revertSecondFactorAddition:
-            break
-        }
-        try await update(user)
-        var response = accountSummary(user)
-        if record.requestType == .recoverEmail { response.newEmail = record.newEmail }
-        return response
     }
 
     func listCodes(projectID: String) async throws -> OobCodesResponse {
+        // Codes requests asked for before this listing are in it, even those made after their answers.
+        await pendingWork.drain()
         let codes = try await store.codes(projectID: projectID)
         return OobCodesResponse(oobCodes: codes.map { code in
             OobCodesResponse.Code(email: code.email, oobCode: code.code, oobLink: code.link, requestType: code.requestType.rawValue)

@@ -4,9 +4,18 @@ extension AccountService {
         guard let rawEmail = body.string("email") else { throw IdentityToolkitError.missingEmail }
         let email = try normalizedEmail(rawEmail)
         guard let password = body.string("password") else { throw IdentityToolkitError.missingPassword }
+        // The password is checked against the account as read, and the sign-in recorded only if the
+        // account is still that one: a reset or an email-link sign-in that lands during the hash
+        // wins, and the check runs again against the account it left.
+        return try await retryingLostRaces {
+            try await signIn(email: email, password: password, context)
+        }
+    }
+
+    private func signIn(email: String, password: String, _ context: CallContext) async throws -> VerifyPasswordResponse {
         let found = try await store.user(tenantID: context.tenantID, email: email)
         // The hash is computed whether or not the account exists: the time taken must not say which.
-        let matches = try await passwords.verify(password, against: found?.passwordHash)
+        let matches = try await passwords.verify(password, against: found?.passwordHash, for: context.clientAddress)
         guard var user = found else {
             throw hidesAccounts ? IdentityToolkitError.invalidLoginCredentials : .emailNotFound
         }
@@ -15,9 +24,9 @@ extension AccountService {
         }
         if user.disabled { throw IdentityToolkitError.userDisabled }
         let now = clock.nowMilliseconds()
+        try await store.recordSignIn(of: user, lastLoginAt: now, lastRefreshAt: now)
         user.lastLoginAt = now
         user.lastRefreshAt = now
-        try await update(user)
         var response = VerifyPasswordResponse(localId: user.localID, email: user.email, displayName: user.displayName ?? "")
         response.add(try await newSession(for: user, provider: "password", now: now))
         return response
@@ -37,11 +46,33 @@ extension AccountService {
         if let existing, existing.disabled { throw IdentityToolkitError.userDisabled }
         if let signedIn, let existing, existing.localID != signedIn.localID { throw IdentityToolkitError.emailExists }
         _ = try await redeem(code)
+        // The code is spent: the account is changed as it is at the write, however often another
+        // request changes it first (the first reads above decided only whether to spend the code).
+        var first: (signedIn: UserRecord?, existing: UserRecord?)? = (signedIn, existing)
+        return try await retryingLostRaces {
+            let read: (signedIn: UserRecord?, existing: UserRecord?)
+            if let earlier = first {
+                read = earlier
+                first = nil
+            } else {
+                read = (try await signedIn.asyncMap { try await store.user(tenantID: $0.tenantID, localID: $0.localID) ?? { throw IdentityToolkitError.userNotFound }() },
+                        try await store.user(tenantID: context.tenantID, email: email))
+            }
+            return try await completeEmailLinkSignIn(email: email, signedIn: read.signedIn, existing: read.existing, context)
+        }
+    }
 
+    private func completeEmailLinkSignIn(email: String, signedIn: UserRecord?, existing: UserRecord?, _ context: CallContext) async throws
+        -> EmailLinkSigninResponse
+    {
+        if let existing, existing.disabled { throw IdentityToolkitError.userDisabled }
+        if let signedIn, signedIn.disabled { throw IdentityToolkitError.userDisabled }
+        if let signedIn, let existing, existing.localID != signedIn.localID { throw IdentityToolkitError.emailExists }
         let now = clock.nowMilliseconds()
         var isNewUser = false
         var user: UserRecord
-        if var current = signedIn ?? existing {
+        let read = signedIn ?? existing
+        if var current = read {
             if current.email != email {
                 // The signed-in account (its ID token proves whose it is) takes the address this link proves.
                 current.email = email
@@ -49,7 +80,7 @@ extension AccountService {
                 // Whoever set that password never proved they own the address: drop it and end their sessions.
                 current.passwordHash = nil
                 current.passwordUpdatedAt = nil
-                current.validSince = now / 1000
+                current.revokeSessions(at: now)
             }
             user = current
         } else {
@@ -70,8 +101,8 @@ extension AccountService {
                 user = created
                 isNewUser = false
             }
-        } else {
-            try await update(user)
+        } else if let read {
+            try await update(user, readAs: read)
         }
         var response = EmailLinkSigninResponse(localId: user.localID, email: email, isNewUser: isNewUser)
         // Google reports email-link sign-ins as the password provider.
@@ -88,6 +119,11 @@ extension AccountService {
         guard let grantType = body.string("grant_type") ?? body.string("grantType") else { throw IdentityToolkitError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
         guard let token = body.string("refresh_token") ?? body.string("refreshToken") else { throw IdentityToolkitError.missingRefreshToken }
+        // Recorded only if the account is still as read: a revocation that lands in between is seen on the next run.
+        return try await retryingLostRaces { try await refresh(token: token) }
+    }
+
+    private func refresh(token: String) async throws -> RefreshTokenResponse {
         guard let record = try await store.refreshToken(token) else { throw IdentityToolkitError.invalidRefreshToken }
         guard let user = try await store.user(tenantID: record.tenantID, localID: record.localID) else { throw IdentityToolkitError.userNotFound }
         if user.disabled { throw IdentityToolkitError.userDisabled }
@@ -95,9 +131,9 @@ extension AccountService {
         // Compared in seconds: a stored validSince is never multiplied, so no value can overflow.
         if record.createdAt / 1000 < user.validSince { throw IdentityToolkitError.tokenExpired }
         let now = clock.nowMilliseconds()
+        try await store.recordSignIn(of: user, lastLoginAt: nil, lastRefreshAt: now)
         var refreshed = user
         refreshed.lastRefreshAt = now
-        try await update(refreshed)
         let idToken = try await tokens.idToken(for: refreshed, provider: record.provider ?? Self.provider(of: user),
                                                authTime: record.createdAt / 1000, now: now / 1000, extraClaims: record.claims)
         return RefreshTokenResponse(access_token: idToken, id_token: idToken, expires_in: String(TokenIssuer.lifetimeSeconds), refresh_token: token,
@@ -122,6 +158,16 @@ extension AccountService {
         return (user, claims)
     }
 
+    /// `now`, or the start of the account's `validSince` second when that is the next one.
+    private func sessionStart(for user: UserRecord, now: Int64) async throws -> Int64 {
+        let second = now / 1000
+        // Compared in seconds, and multiplied only when at most one second ahead: no stored value can overflow.
+        guard user.validSince > second, user.validSince - second <= 1 else { return now }
+        let start = user.validSince * 1000
+        try await Task.sleep(for: .milliseconds(start - now))
+        return max(start, clock.nowMilliseconds())
+    }
+
     /// How an account signs in when nothing else says: anonymously when it has no email, phone or password.
     static func provider(of user: UserRecord) -> String {
         user.email == nil && user.phoneNumber == nil && user.passwordHash == nil ? "anonymous" : "password"
@@ -129,7 +175,12 @@ extension AccountService {
 
     /// Starts a session: a stored refresh token and an ID token for `user`, signed in by `provider` at `now`.
     /// (Callers record `lastRefreshAt` with the account's own write.)
+    ///
+    /// A session never begins in the second its account's sessions were revoked in: tokens carry
+    /// whole seconds, and ``UserRecord/revokeSessions(at:)`` revoked that whole second. It waits
+    /// for the next one (at most a second, and only right after a revocation).
     func newSession(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) async throws -> SessionTokens {
+        let now = try await sessionStart(for: user, now: now)
         let refresh = RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now,
                                          provider: provider, claims: extraClaims)
         try await store.insertRefreshToken(refresh)

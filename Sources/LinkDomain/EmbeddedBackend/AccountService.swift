@@ -8,6 +8,9 @@ struct CallContext: Sendable {
     var isAdmin = false
     /// From `X-Firebase-Locale`; the language action links carry.
     var languageCode: String?
+    /// The caller's address as the abuse limits see it (behind trusted proxies, the forwarded one):
+    /// what per-client budgets and shares count by. Empty for calls the service makes itself.
+    var clientAddress = ""
 }
 
 /// The Identity-Toolkit-compatible account operations of the embedded backend.
@@ -22,6 +25,8 @@ struct AccountService: Sendable {
     let logger: Logger
     /// Where its own mails go (reset, verification, sign-in, the recover notice) when mail is configured.
     var outbox: MailOutbox?
+    /// What requests leave running after their answer (a password reset's lookup and mail).
+    var pendingWork = PendingWork()
     /// What the emulator's configuration hook changed while running (development only).
     let overrides = ProjectOverrides()
 
@@ -50,11 +55,35 @@ struct AccountService: Sendable {
         }
     }
 
-    func update(_ user: UserRecord) async throws {
+    /// Writes what the operation changed in `user`, provided the account is still as `read`
+    /// (``StoreError/conflict`` otherwise: see ``retryingLostRaces(_:)``).
+    func update(_ user: UserRecord, readAs read: UserRecord) async throws {
         do {
-            try await store.updateUser(user)
+            try await store.updateUser(user, readAs: read)
         } catch {
             throw Self.refusal(error)
+        }
+    }
+
+    /// How often an operation runs when the account it read keeps changing under it.
+    static let raceAttempts = 3
+
+    /// Runs `operation` (which reads an account, decides, and writes conditionally on what it read)
+    /// again when another request changed the account between its read and its write: the next
+    /// run decides on the account as it now is (a password reset in between makes the old password
+    /// fail). After ``raceAttempts`` lost races the caller is asked to try again later.
+    func retryingLostRaces<T>(_ operation: () async throws -> T) async throws -> T {
+        for _ in 1..<Self.raceAttempts {
+            do {
+                return try await operation()
+            } catch StoreError.conflict {
+                continue
+            }
+        }
+        do {
+            return try await operation()
+        } catch StoreError.conflict {
+            throw IdentityToolkitError(.tooManyAttemptsTryLater, detail: "the account changed while this request ran; try again")
         }
     }
 
@@ -71,13 +100,7 @@ struct AccountService: Sendable {
     static let validSinceRange: ClosedRange<Int64> = 0...253_402_300_799
 
     func normalizedEmail(_ raw: String) throws -> String {
-        let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        // No whitespace or control characters: an address is shown in pages and mails, and must not carry escape sequences.
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-            email.utf8.count <= 254, !email.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
-        else { throw IdentityToolkitError.invalidEmail }
-        return email
+        try AccountAttributes.email(raw)
     }
 
     func checkStrength(_ password: String) throws {

@@ -7,7 +7,7 @@ public struct EmbeddedBackend: Sendable {
     let service: AccountService
 
     public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any WallClock = SystemClock(),
-                outbox: MailOutbox? = nil, logger: Logger) {
+                outbox: MailOutbox? = nil, pendingWork: PendingWork = PendingWork(), logger: Logger) {
         var settings = EmbeddedBackendSettings(
             projectID: configuration.backend.projectID, apiKey: configuration.backend.apiKey, publicBaseURL: configuration.publicBaseURL,
             linkHost: configuration.publicHost,
@@ -20,12 +20,16 @@ public struct EmbeddedBackend: Sendable {
         settings.adminKeys = configuration.backend.adminKeys
         settings.serviceAccount = configuration.backend.serviceAccount
         service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
-                                 clock: clock, logger: logger, outbox: outbox)
+                                 clock: clock, logger: logger, outbox: outbox, pendingWork: pendingWork)
     }
 
     /// The Identity Toolkit, Secure Token and emulator endpoints.
-    func routes<Context: RequestContext>(context: Context.Type) -> RouteCollection<Context> {
-        let routes = IdentityToolkitController<Context>(service: service).routes
+    ///
+    /// - Parameter clientAddress: the caller's address as the abuse limits see it.
+    func routes<Context: RequestContext>(context: Context.Type, clientAddress: @escaping @Sendable (Request, Context) -> String = { _, _ in "" })
+        -> RouteCollection<Context>
+    {
+        let routes = IdentityToolkitController<Context>(service: service, clientAddress: clientAddress).routes
         // The public keys of its ID tokens, where Google publishes Firebase's, for whoever verifies them.
         routes.get(RouterPath(RoutePaths.idTokenKeys)) { [service] _, _ in
             var response = Response.json(try await service.tokens.publishedKeys())

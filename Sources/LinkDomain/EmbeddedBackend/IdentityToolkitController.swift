@@ -10,6 +10,8 @@ import NIOCore
 /// Every operation is in ``operations``, one line each.
 struct IdentityToolkitController<Context: RequestContext>: Sendable {
     let service: AccountService
+    /// The caller's address as the abuse limits see it: what per-client shares and budgets count by.
+    var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
 
     typealias Operation = @Sendable (AccountService, RequestBody, CallContext) async throws -> any Encodable & Sendable
 
@@ -163,6 +165,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         try authorize(request, isAdmin: call.isAdmin)
         var call = call
         call.languageCode = request.headers[.firebaseLocale]
+        call.clientAddress = clientAddress(request, context)
         let body: RequestBody
         if bodyFromQuery {
             // A query is form-encoded: the same reading, and the same limits, as a form body.
@@ -206,12 +209,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
 
     private func requestBody(_ request: Request, context: Context, large: Bool = false) async throws -> RequestBody {
         let limit = large ? RequestBodyDecoder.maximumLargeBodyBytes : RequestBodyDecoder.maximumBodyBytes
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw RequestBodyDecoder.bodyTooLarge
-        }
+        let buffer = try await RequestBodyDecoder.collect(request, upTo: limit)
         return try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType], maximumBytes: limit)
     }
 

@@ -19,6 +19,25 @@ enum PasswordFormats {
 
     /// scrypt's working memory (128 × N × r bytes) an import may ask for per check: 64 MiB.
     static let maximumScryptMemory = 64 * 1024 * 1024
+    /// scrypt's work per check (N × r × p block mixes) an import may ask for: four times this
+    /// backend's own hash (2^14 × 8 × 1), about a third of a second. Memory alone is no cap: p
+    /// multiplies the time, not the memory (N = 2^16, r = 8, p = 16 took 4.8 s a check).
+    static let maximumScryptWork = 1 << 19
+
+    /// Why scrypt parameters are refused, or nil when RFC 7914 allows them within the caps:
+    /// N a power of two above 1 and below 2^(16 r), p within its bound, and the work capped.
+    static func scryptRefusal(cost: Int, blockSize: Int, parallelization: Int) -> String? {
+        guard cost > 1, cost & (cost - 1) == 0 else { return "cpuMemCost must be a power of two above 1" }
+        guard blockSize >= 1, parallelization >= 1 else { return "blockSize and parallelization must be positive" }
+        // RFC 7914: N < 2^(128 r / 8); with N below 2^21 the bound matters only for r < 2.
+        if 16 * blockSize < 62, cost >= 1 << (16 * blockSize) { return "cpuMemCost must be below 2^(16 × blockSize) (RFC 7914)" }
+        let (work, overflow) = cost.multipliedReportingOverflow(by: blockSize * parallelization)
+        guard !overflow, work <= maximumScryptWork else {
+            return "cpuMemCost × blockSize × parallelization must be at most \(maximumScryptWork): each sign-in would take seconds"
+        }
+        guard 128 * cost * blockSize <= maximumScryptMemory else { return "STANDARD_SCRYPT parameters need more than 64 MiB per check" }
+        return nil
+    }
 
     /// The algorithm a `batchCreate` body names, or Google's error for a missing or out-of-range parameter.
     static func algorithm(_ body: RequestBody) throws(IdentityToolkitError) -> Algorithm {
@@ -35,8 +54,8 @@ enum PasswordFormats {
         case "STANDARD_SCRYPT":
             let cost = try integer("cpuMemCost", 2...1_048_576) ?? 16384, block = try integer("blockSize", 1...64) ?? 8
             let parallel = try integer("parallelization", 1...16) ?? 1, length = try integer("dkLen", 1...128) ?? 64
-            guard 128 * cost * block <= maximumScryptMemory else {
-                throw IdentityToolkitError(.invalidArgument, detail: "STANDARD_SCRYPT parameters need more than 64 MiB per check")
+            if let refusal = scryptRefusal(cost: cost, blockSize: block, parallelization: parallel) {
+                throw IdentityToolkitError(.invalidArgument, detail: refusal)
             }
             return .standardScrypt(cpuMemoryCost: cost, blockSize: block, parallelization: parallel, keyLength: length)
         case "PBKDF2_SHA256":
@@ -76,7 +95,8 @@ enum PasswordFormats {
         func number(_ index: Int) -> Int? { index < parts.count ? Int(parts[index]) : nil }
         switch parts.first {
         case "firebase-scrypt":
-            guard parts.count == 7, let rounds = number(1), let memoryCost = number(2), (1...14).contains(memoryCost), let key = data(3),
+            guard parts.count == 7, let rounds = number(1), (1...8).contains(rounds), let memoryCost = number(2), (1...14).contains(memoryCost),
+                let key = data(3),
                 let separator = data(4), let salt = data(5), let expected = data(6),
                 let derived = try? KDF.Scrypt.deriveKey(from: secret, salt: salt + separator, outputByteCount: 32, rounds: 1 << memoryCost,
                                                         blockSize: rounds, parallelism: 1, maxMemory: maximumScryptMemory),
@@ -85,14 +105,17 @@ enum PasswordFormats {
             else { return false }
             return ConstantTime.equal(Array(encrypted), expected)
         case "standard-scrypt":
+            // Parameters stored before the caps existed are held to them too: a check never costs more.
             guard parts.count == 7, let cost = number(1), let block = number(2), let parallel = number(3), let length = number(4),
+                (1...128).contains(length), scryptRefusal(cost: cost, blockSize: block, parallelization: parallel) == nil,
                 let salt = data(5), let expected = data(6),
                 let derived = try? KDF.Scrypt.deriveKey(from: secret, salt: salt, outputByteCount: length, rounds: cost, blockSize: block,
                                                         parallelism: parallel, maxMemory: maximumScryptMemory)
             else { return false }
             return ConstantTime.equal(derived.withUnsafeBytes { Array($0) }, expected)
         case "pbkdf2-sha256":
-            guard parts.count == 4, let rounds = number(1), let salt = data(2), let expected = data(3),
+            guard parts.count == 4, let rounds = number(1), (1...120_000).contains(rounds), let salt = data(2), let expected = data(3),
+                (1...64).contains(expected.count),
                 let derived = try? KDF.Insecure.PBKDF2.deriveKey(from: secret, salt: salt, using: .sha256, outputByteCount: max(1, expected.count),
                                                                  unsafeUncheckedRounds: rounds)
             else { return false }

@@ -46,29 +46,84 @@ struct PasswordHasher: Sendable {
 /// Where password hashes are computed: a few threads of their own, so that a burst of sign-ins
 /// queues here instead of stalling the event loops that answer everything else (`/healthz`, pages,
 /// redirects). At most ``maximumQueued`` hashes wait; past that a sign-in is refused at once.
+///
+/// No one may take the threads from everyone else: each check names who it is for (the client's
+/// address), and waiting checks are taken in turn, one per party, so a client with many checks
+/// waiting delays its own, while everyone else's waits behind at most one of them.
 final class PasswordHashingPool: Sendable {
     /// One core is always left to the event loops.
     static let shared = PasswordHashingPool(threads: max(1, min(8, System.coreCount - 1)), maximumQueued: 256)
 
     private let pool: NIOThreadPool
+    private let threads: Int
     private let maximumQueued: Int
-    private let queued = Mutex(0)
+    private let state = Mutex(Turns<CheckedContinuation<Void, Never>>())
+
+    /// Who runs and who waits, by party, taken in turn (a waiter is resumed at its turn).
+    struct Turns<Waiter> {
+        private(set) var running = 0
+        private(set) var waiting = 0
+        private var queues: [String: [Waiter]] = [:]
+        /// The parties with checks waiting, in the order their turns come.
+        private var order: [String] = []
+
+        /// Admits a check for `party`: true when it may run at once; false when it was queued
+        /// (`continuation` is resumed at its turn); nil when too many already wait.
+        mutating func admit(_ party: String, threads: Int, maximumQueued: Int, continuation: Waiter) -> Bool? {
+            if running < threads {
+                running += 1
+                return true
+            }
+            guard waiting < maximumQueued else { return nil }
+            waiting += 1
+            if queues[party, default: []].isEmpty { order.append(party) }
+            queues[party, default: []].append(continuation)
+            return false
+        }
+
+        /// A check finished: the next party's oldest check takes its thread.
+        mutating func finished() -> Waiter? {
+            guard !order.isEmpty else {
+                running -= 1
+                return nil
+            }
+            let party = order.removeFirst()
+            var queue = queues[party] ?? []
+            let next = queue.removeFirst()
+            waiting -= 1
+            if queue.isEmpty {
+                queues[party] = nil
+            } else {
+                queues[party] = queue
+                order.append(party)  // its next check waits for every other party's turn
+            }
+            return next
+        }
+    }
 
     init(threads: Int, maximumQueued: Int) {
         pool = NIOThreadPool(numberOfThreads: threads)
         pool.start()
+        self.threads = threads
         self.maximumQueued = maximumQueued
     }
 
-    /// Runs `work` on the pool; ``IdentityToolkitError/tooManyAttempts`` when too many already wait.
-    func run<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        let admitted = queued.withLock { count in
-            guard count < maximumQueued else { return false }
-            count += 1
-            return true
+    /// Runs `work` on the pool in `party`'s turn (empty: this service itself);
+    /// ``IdentityToolkitError/tooManyAttempts`` when too many already wait.
+    func run<Value: Sendable>(for party: String = "", _ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        var refused = false
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { $0.admit(party, threads: threads, maximumQueued: maximumQueued, continuation: continuation) }
+            switch admitted {
+            case true?: continuation.resume()
+            case false?: break  // resumed at its turn
+            case nil:
+                refused = true
+                continuation.resume()
+            }
         }
-        guard admitted else { throw IdentityToolkitError.tooManyAttempts }
-        defer { queued.withLock { $0 -= 1 } }
+        guard !refused else { throw IdentityToolkitError.tooManyAttempts }
+        defer { state.withLock { $0.finished() }?.resume() }
         return try await pool.runIfActive(work)
     }
 }
@@ -89,12 +144,13 @@ struct PasswordService: Sendable {
     }
 
     /// Whether `password` matches `stored`; with no stored hash (no account, or no password), the
-    /// same work is done against a decoy and the answer is false.
-    func verify(_ password: String, against stored: String?) async throws -> Bool {
+    /// same work is done against a decoy and the answer is false. `party`: who the check is for
+    /// (the client), held to its turn on the threads.
+    func verify(_ password: String, against stored: String?, for party: String = "") async throws -> Bool {
         let hasher = hasher
         let rounds = hasher.rounds
         let decoy = Self.decoys.withLock { $0[rounds] }
-        return try await pool.run {
+        return try await pool.run(for: party) {
             if let stored { return hasher.verify(password, against: stored) }
             if let decoy {
                 _ = hasher.verify(password, against: decoy)

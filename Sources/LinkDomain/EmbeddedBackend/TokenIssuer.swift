@@ -73,7 +73,7 @@ actor TokenIssuer {
     /// A session cookie: the ID token's claims under the session issuer, valid for `lifetime` seconds from `now`.
     func sessionCookie(from claims: IDTokenClaims, lifetime: Int64, now: Int64) async throws -> String {
         var cookie = claims
-        cookie.iss = "https://session.firebase.google.com/\(projectID)"
+        cookie.iss = sessionCookieIssuer
         cookie.iat = now
         cookie.exp = now + lifetime
         return try await keyCollection().sign(cookie, kid: "linkdomain-1")
@@ -93,9 +93,19 @@ actor TokenIssuer {
             custom: custom)
     }
 
-    /// The claims of a token this service signed, or nil when it is forged, malformed or for another project.
+    /// Who a token this service signs is issued by: ID tokens and session cookies share the key
+    /// and the claims, and only the issuer tells them apart.
+    var idTokenIssuer: String { "https://securetoken.google.com/\(projectID)" }
+    var sessionCookieIssuer: String { "https://session.firebase.google.com/\(projectID)" }
+
+    /// The claims of an ID token this service signed, or nil when it is forged, malformed, for
+    /// another project, or not an ID token (a session cookie is not: it lives two weeks and is
+    /// meant for a server's cookie jar, and taken as an ID token it would outlive every revocation
+    /// an hour-long token is built around).
     func claims(of token: String) async -> IDTokenClaims? {
-        guard let claims = try? await keyCollection().verify(token, as: IDTokenClaims.self), claims.aud == projectID else {
+        guard let claims = try? await keyCollection().verify(token, as: IDTokenClaims.self), claims.aud == projectID,
+              claims.iss == idTokenIssuer, !claims.sub.isEmpty, claims.sub == claims.userID
+        else {
             return nil
         }
         return claims

@@ -10,13 +10,28 @@ public struct MailOutbox: Sendable {
     let metrics: LinkMetrics
     /// Called after each mail is stored, so the sender need not wait for its next look.
     let stored: @Sendable () -> Void
-    /// Mails to one address an hour (`mail.perRecipientPerHour`), whichever API asks for them.
+    /// Mails to one mailbox an hour (`mail.perRecipientPerHour`), whichever API asks for them.
     let perRecipient: RateLimiter
+    /// Mails one client address may ask for an hour (`mail.perClientPerHour`), whichever API it asks through.
+    let perClient: RateLimiter
 
-    /// Whether one more mail may go to `recipient` now; counts it when it may. Asked before a code
-    /// is made, so that a refused request leaves nothing behind.
-    public func admit(_ recipient: String) async -> Bool {
-        await perRecipient.take(recipient.lowercased()) == nil
+    /// Whether one more mail may go to `recipient` now at the request of `client` (its address as
+    /// the abuse limits see it; empty for the service's own notices, which only the recipient's
+    /// budget bounds); counts it when it may. Asked before a code is made, so that a refused
+    /// request leaves nothing behind.
+    public func admit(_ recipient: String, client: String) async -> Bool {
+        if !client.isEmpty, await perClient.take(client) != nil { return false }
+        return await perRecipient.take(Self.mailbox(recipient)) == nil
+    }
+
+    /// The mailbox an address delivers to, as budgets count it: lower-cased, with a sub-address
+    /// (`victim+1@`, `victim+2@`...) folded into its mailbox, which every one of them fills.
+    static func mailbox(_ address: String) -> String {
+        let lowered = address.lowercased()
+        guard let at = lowered.lastIndex(of: "@") else { return lowered }
+        let local = lowered[..<at]
+        let mailbox = local.firstIndex(of: "+").map { local[..<$0] } ?? local
+        return mailbox.isEmpty ? lowered : String(mailbox) + lowered[at...]
     }
 
     /// Stores the mail `content` describes; returns its queue ID.

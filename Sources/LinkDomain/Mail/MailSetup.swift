@@ -25,7 +25,7 @@ public struct MailSetup: Sendable {
         let signer = try dkimSigner(configuration, sender: sender)
         let composer = try mailComposer(configuration, sender: sender)
         let outbox = MailOutbox(composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
-                                perRecipient: RateLimiter(perHour: mail.perRecipientPerHour))
+                                perRecipient: RateLimiter(perHour: mail.perRecipientPerHour), perClient: RateLimiter(perHour: mail.perClientPerHour))
         return MailSetup(outbox: outbox, delivery: delivery, sendsMail: client != nil)
     }
 

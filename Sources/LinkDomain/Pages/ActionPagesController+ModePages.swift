@@ -26,7 +26,7 @@ extension ActionPagesController {
     }
 
     /// The POST of "send me a link to change my password": mails a reset link to the restored address.
-    func requestReset(_ request: Request) async -> Response {
+    func requestReset(_ request: Request, client: String) async -> Response {
         guard let body = try? await request.body.collect(upTo: PageForm.maximumBytes),
             let form = try? URLEncodedFormDecoder().decode(ResetRequestFields.self, from: String(buffer: body))
         else { return message(.notALink, language: "en") }
@@ -36,7 +36,7 @@ extension ActionPagesController {
             return message(.formExpired, language: language)
         }
         // The same answer whether or not a mail went: the page reveals nothing about the address.
-        _ = await requestPasswordReset(form.email, language)
+        _ = await requestPasswordReset(form.email, language, client)
         return message(.resetRequested, language: language)
     }
 

@@ -27,7 +27,10 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     /// nil when allowed, else the seconds to wait.
     var admitBackendCall: @Sendable (Request, Context) async -> Int? = { _, _ in nil }
     /// Mails a password-reset link to an address (`email`, `language`), when mail is on; true when one went.
-    var requestPasswordReset: (@Sendable (String, String) async -> Bool)?
+    /// Mails a reset link: the address, the language, and the asking client's address (for its mail budget).
+    var requestPasswordReset: (@Sendable (String, String, String) async -> Bool)?
+    /// The caller's address as the abuse limits see it.
+    var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
 
     var router: LinkRouter { pages.router }
 
@@ -38,7 +41,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         }
         routes.post(RouterPath(RoutePaths.emailAction)) { request, context in await submit(request, context: context) }
         routes.get(RouterPath(RoutePaths.actionResult)) { request, _ in resultPage(request) }
-        routes.post(RouterPath(RoutePaths.resetRequest)) { request, _ in await requestReset(request) }
+        routes.post(RouterPath(RoutePaths.resetRequest)) { request, context in await requestReset(request, client: clientAddress(request, context)) }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
         for path in [RoutePaths.favicon, RoutePaths.rootFavicon] { routes.get(RouterPath(path)) { _, _ in favicon.response } }
         // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),

@@ -33,7 +33,11 @@ struct PageBuilder: Sendable {
     func landing(_ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings) -> LandingPage {
         let pathAndQuery = request.ownPathAndQuery
         var page = LandingPage(title: strings["landing_title_\(link.mode.stringPrefix)"].replacingOccurrences(of: "{app}", with: appName))
-        page.appArgument = publicBaseURL + pathAndQuery
+        // Rebuilt from the parsed link, never the request's own text: a raw comma there would add
+        // keys to the banner's `content` (`app-argument=..., app-id=...`). Every value is percent-encoded.
+        page.appArgument = ActionLinkEncoder(baseURL: publicBaseURL).appLink(ActionLinkEncoder.Parameters(
+            apiKey: link.apiKey ?? "", mode: link.mode.rawValue, oobCode: link.oobCode, continueURL: link.continueURL,
+            languageCode: link.languageCode, tenantID: link.tenantID))
         switch target.kind {
         case .apple:
             page.openURL = pivotBaseURL.map { $0 + pathAndQuery }

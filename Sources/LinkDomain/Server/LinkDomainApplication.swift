@@ -38,6 +38,8 @@ public struct LinkDomainServices: Sendable {
     var mailOutbox: MailOutbox?
     /// Where the email action API gets its links.
     var actionLinks: (any ActionLinkSource)?
+    /// What requests leave running after their answer; finished before the database closes.
+    var pendingWork = PendingWork()
 
     /// What sends email actions' mails, when both mail and links are available.
     var emailActionSender: EmailActionSender? {
@@ -54,7 +56,9 @@ public struct LinkDomainServices: Sendable {
         let linkStore = CachedLinkStore(base: opened.store)
         let metrics = LinkMetrics()
         let mail = try MailSetup.make(configuration, queue: opened.mailQueue, clock: clock, metrics: metrics, logger: logger)
-        let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil, logger: logger)
+        let pendingWork = PendingWork()
+        let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil,
+                                         pendingWork: pendingWork, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
         let renderer = PageRenderer(assets: assets, branding: PageBranding(configuration))
         // A brand colour for the buttons, in the light scheme (the dark one keeps its own, readable accent).
@@ -71,7 +75,7 @@ public struct LinkDomainServices: Sendable {
                                           linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
                                           favicon: ImmediateResponse(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
                                                                      body: ByteBuffer(bytes: assets.favicon)),
-                                          immediate: immediate, formSecret: secret, linkEvents: linkEvents)
+                                          immediate: immediate, formSecret: secret, linkEvents: linkEvents, pendingWork: pendingWork)
         services.mailOutbox = mail.outbox
         services.actionLinks = backend.actionLinks
         if let service = opened.service { services.backgroundServices.append(service) }
@@ -80,6 +84,8 @@ public struct LinkDomainServices: Sendable {
         services.backgroundServices.append(services.linkEvents)
         if let certificates { services.backgroundServices.append(CertificateReloader(store: certificates, logger: logger)) }
         services.backgroundServices.append(FreedMemoryTrimmer())
+        // Last, so that it stops first: the mails it still writes have the database and the outbox.
+        services.backgroundServices.append(pendingWork)
         if let prepare = opened.prepare { services.beforeServing.append(prepare) }
         return services
     }
@@ -117,7 +123,9 @@ public enum LinkDomainApplication {
         router.add(middleware: abuseLimits)
         router.addRoutes(AssociationController(files: services.files).routes)
         router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).routes)
-        if let embedded = services.embeddedBackend { router.addRoutes(embedded.routes(context: Context.self)) }
+        if let embedded = services.embeddedBackend {
+            router.addRoutes(embedded.routes(context: Context.self, clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }))
+        }
         router.addRoutes(ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore,
                                                        linkEvents: services.linkEvents, clock: services.clock).routes)
         router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
@@ -126,8 +134,8 @@ public enum LinkDomainApplication {
         router.addRoutes(EmailActionController<Context>(
             sender: emailActions,
             unavailable: services.mailOutbox == nil ? "this link domain sends no mail: set mail.smtpURL" : "the backend cannot make links: set backend.serviceAccountFile",
+            pendingWork: services.pendingWork,
             apiKeys: Array(Set(configuration.backend.clientAPIKeys + [configuration.backend.apiKey])),
-            perClient: RateLimiter(perHour: configuration.mail.perClientPerHour),
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
         router.addRoutes(ActionPagesController<Context>(
@@ -137,17 +145,18 @@ public enum LinkDomainApplication {
             formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon, customActionPath: configuration.actionPath,
             clock: services.clock,
             admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) },
-            requestPasswordReset: passwordResetMailer(emailActions, apiKey: configuration.backend.apiKey)
+            requestPasswordReset: passwordResetMailer(emailActions, apiKey: configuration.backend.apiKey),
+            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
         return router
     }
 
     /// The pages' "send me a link to change my password": a reset link mailed to the address,
     /// within its per-recipient budget; nil when no mail can be sent.
-    static func passwordResetMailer(_ sender: EmailActionSender?, apiKey: String) -> (@Sendable (String, String) async -> Bool)? {
+    static func passwordResetMailer(_ sender: EmailActionSender?, apiKey: String) -> (@Sendable (String, String, String) async -> Bool)? {
         guard let sender else { return nil }
-        return { email, language in
-            guard let address = MailAddress(email), await sender.outbox.admit(address.value) else { return false }
+        return { email, language, client in
+            guard let address = MailAddress(email), await sender.outbox.admit(address.value, client: client) else { return false }
             let reset = ActionLinkRequest(requestType: .passwordReset, email: address.value, newEmail: nil, settings: [:], tenantID: nil,
                                           languageCode: language)
             return (try? await sender.send(reset, to: address, apiKey: apiKey, opensInApp: false)) ?? false

@@ -26,13 +26,17 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var lastRefreshAt: Int64?
     /// Federated sign-in providers brought in by an import, as a JSON list of `ProviderUserInfo`.
     public var providerData: String?
+    /// Counts the account's changes: a write names the version it read and fails if another
+    /// write came between (``StoreError/conflict``), so no operation writes back a stale account.
+    public var version: Int64
 
     public init(
         tenantID: String, localID: String, email: String?, emailVerified: Bool = false, passwordHash: String? = nil,
         passwordUpdatedAt: Int64? = nil, displayName: String? = nil, photoURL: String? = nil, disabled: Bool = false,
         emailLinkSignIn: Bool = false, createdAt: Int64, lastLoginAt: Int64? = nil, validSince: Int64, phoneNumber: String? = nil,
-        customAttributes: String? = nil, lastRefreshAt: Int64? = nil, providerData: String? = nil
+        customAttributes: String? = nil, lastRefreshAt: Int64? = nil, providerData: String? = nil, version: Int64 = 0
     ) {
+        self.version = version
         self.phoneNumber = phoneNumber
         self.customAttributes = customAttributes
         self.lastRefreshAt = lastRefreshAt
@@ -50,6 +54,46 @@ public struct UserRecord: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.lastLoginAt = lastLoginAt
         self.validSince = validSince
+    }
+}
+
+extension UserRecord {
+    /// The columns an update may change (the keys and the creation time never change).
+    enum Field: CaseIterable {
+        case email, emailVerified, passwordHash, passwordUpdatedAt, displayName, photoURL, disabled, emailLinkSignIn, lastLoginAt,
+             validSince, phoneNumber, customAttributes, lastRefreshAt, providerData
+    }
+
+    /// The fields in which this account differs from `read`: what an update writes.
+    func changedFields(from read: UserRecord) -> [Field] {
+        Field.allCases.filter { field in
+            switch field {
+            case .email: email != read.email
+            case .emailVerified: emailVerified != read.emailVerified
+            case .passwordHash: passwordHash != read.passwordHash
+            case .passwordUpdatedAt: passwordUpdatedAt != read.passwordUpdatedAt
+            case .displayName: displayName != read.displayName
+            case .photoURL: photoURL != read.photoURL
+            case .disabled: disabled != read.disabled
+            case .emailLinkSignIn: emailLinkSignIn != read.emailLinkSignIn
+            case .lastLoginAt: lastLoginAt != read.lastLoginAt
+            case .validSince: validSince != read.validSince
+            case .phoneNumber: phoneNumber != read.phoneNumber
+            case .customAttributes: customAttributes != read.customAttributes
+            case .lastRefreshAt: lastRefreshAt != read.lastRefreshAt
+            case .providerData: providerData != read.providerData
+            }
+        }
+    }
+
+    /// Ends every session begun before `now` (milliseconds), this very second's included.
+    ///
+    /// `validSince` is in whole seconds (as Google keeps it, and as an ID token's `iat` is): the
+    /// next whole second, so that a token issued earlier in this second is refused too. Sessions
+    /// begun after the change wait for that second (``AccountService/newSession(for:provider:now:extraClaims:)``).
+    mutating func revokeSessions(at now: Int64) {
+        let (seconds, remainder) = now.quotientAndRemainder(dividingBy: 1000)
+        validSince = remainder > 0 ? seconds + 1 : seconds
     }
 }
 

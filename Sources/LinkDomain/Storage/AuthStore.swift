@@ -4,7 +4,14 @@
 /// caller however many race for it.
 public protocol AuthStore: Sendable {
     func insertUser(_ user: UserRecord) async throws(StoreError)
-    func updateUser(_ user: UserRecord) async throws(StoreError)
+    /// Writes the fields in which `user` differs from `read` (the account as the caller read it),
+    /// provided the account is still as read: its version unchanged. The version then advances.
+    /// ``StoreError/conflict`` when another write came between (or the account is gone); nothing is written then.
+    func updateUser(_ user: UserRecord, readAs read: UserRecord) async throws(StoreError)
+    /// Records a sign-in or a token refresh: only these times, only while the account is as read
+    /// (``StoreError/conflict`` otherwise: a password or address changed meanwhile). The version
+    /// does not advance, so sign-ins do not conflict with each other.
+    func recordSignIn(of read: UserRecord, lastLoginAt: Int64?, lastRefreshAt: Int64) async throws(StoreError)
     func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool
     func user(tenantID: String, localID: String) async throws(StoreError) -> UserRecord?
     func user(tenantID: String, email: String) async throws(StoreError) -> UserRecord?
@@ -37,6 +44,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case phoneNumberExists
     /// The key (a short-link suffix) is already taken.
     case duplicate
+    /// The account changed (or went) since it was read: the write did not happen.
+    case conflict
     /// The database failed; the description says how (never with user data).
     case database(String)
 }

@@ -33,5 +33,8 @@ extension PostgresStore {
             claimed_until BIGINT);
         CREATE INDEX mail_queue_due ON mail_queue (state, next_attempt_at);
         """,
+        """
+        ALTER TABLE users ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+        """,
     ]
 }

@@ -71,19 +71,6 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         }
     }
 
-    public func updateUser(_ user: UserRecord) async throws(StoreError) {
-        try await guarded {
-            try await client.query("""
-                UPDATE users SET email = \(user.email), email_verified = \(user.emailVerified), password_hash = \(user.passwordHash),
-                    password_updated_at = \(user.passwordUpdatedAt), display_name = \(user.displayName), photo_url = \(user.photoURL),
-                    disabled = \(user.disabled), email_link_sign_in = \(user.emailLinkSignIn), last_login_at = \(user.lastLoginAt),
-                    valid_since = \(user.validSince), phone_number = \(user.phoneNumber), custom_attributes = \(user.customAttributes),
-                    last_refresh_at = \(user.lastRefreshAt), provider_data = \(user.providerData)
-                WHERE tenant_id = \(user.tenantID) AND local_id = \(user.localID)
-                """, logger: logger)
-        }
-    }
-
     public func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool {
         try await guarded {
             try await client.withTransaction(logger: logger) { connection in
@@ -139,7 +126,8 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
                     createdAt: try columns["created_at"].decode(Int64.self), lastLoginAt: try columns["last_login_at"].decode(Int64?.self),
                     validSince: try columns["valid_since"].decode(Int64.self), phoneNumber: try columns["phone_number"].decode(String?.self),
                     customAttributes: try columns["custom_attributes"].decode(String?.self),
-                    lastRefreshAt: try columns["last_refresh_at"].decode(Int64?.self), providerData: try columns["provider_data"].decode(String?.self)))
+                    lastRefreshAt: try columns["last_refresh_at"].decode(Int64?.self), providerData: try columns["provider_data"].decode(String?.self),
+                    version: try columns["version"].decode(Int64.self)))
             }
             return result
         }

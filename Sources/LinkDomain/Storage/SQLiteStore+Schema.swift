@@ -83,6 +83,11 @@ extension SQLiteStore {
                 CREATE INDEX mailQueue_due ON mailQueue (state, nextAttemptAt);
                 """)
         }
+        migrator.registerMigration("5: account versions, for writes conditional on what was read") { db in
+            try db.alter(table: "users") { table in
+                table.add(column: "version", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 }

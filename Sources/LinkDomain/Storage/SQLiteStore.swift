@@ -66,8 +66,27 @@ public final class SQLiteStore: AuthStore, LinkStore {
         try await write { db in try user.insert(db) }
     }
 
-    public func updateUser(_ user: UserRecord) async throws(StoreError) {
-        try await write { db in try user.update(db) }
+    public func updateUser(_ user: UserRecord, readAs read: UserRecord) async throws(StoreError) {
+        var next = user
+        next.version = read.version + 1
+        let changed = next
+        try await write { db in
+            // One writer at a time: the check and the write cannot be split by another write.
+            let stored = try Int64.fetchOne(db, sql: "SELECT version FROM users WHERE tenantID = ? AND localID = ?",
+                                            arguments: [read.tenantID, read.localID])
+            guard stored == read.version else { throw StoreError.conflict }
+            try changed.updateChanges(db, from: read)
+        }
+    }
+
+    public func recordSignIn(of read: UserRecord, lastLoginAt: Int64?, lastRefreshAt: Int64) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: """
+                UPDATE users SET lastLoginAt = COALESCE(?, lastLoginAt), lastRefreshAt = ?
+                WHERE tenantID = ? AND localID = ? AND version = ?
+                """, arguments: [lastLoginAt, lastRefreshAt, read.tenantID, read.localID, read.version])
+            guard db.changesCount == 1 else { throw StoreError.conflict }
+        }
     }
 
     public func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool {
@@ -165,6 +184,7 @@ public final class SQLiteStore: AuthStore, LinkStore {
     }
 
     private static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE,
             error.message?.contains("email") == true
         {

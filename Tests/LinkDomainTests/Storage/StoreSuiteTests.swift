@@ -49,19 +49,53 @@ struct StoreSuiteTests {
             await #expect(throws: StoreError.emailExists) { try await store.insertUser(Self.user(tenant, "u2", email: "ada@example.com")) }
             try await store.insertUser(Self.user(tenant, "u2", email: nil))
             try await store.insertUser(Self.user(tenant, "u3", email: nil))  // many accounts without email
+            let readAda = ada
             ada.emailVerified = true
             ada.displayName = "Ada"
             ada.lastLoginAt = 99
-            try await store.updateUser(ada)
+            try await store.updateUser(ada, readAs: readAda)
+            ada.version += 1
             #expect(try await store.user(tenantID: tenant, localID: "u1") == ada)
-            var bob = Self.user(tenant, "u2", email: "ada@example.com")
-            await #expect(throws: StoreError.emailExists) { try await store.updateUser(bob) }
+            let readBob = Self.user(tenant, "u2", email: nil)
+            var bob = readBob
+            bob.email = "ada@example.com"
+            await #expect(throws: StoreError.emailExists) { try await store.updateUser(bob, readAs: readBob) }
             bob.email = "bob@example.com"
-            try await store.updateUser(bob)
+            try await store.updateUser(bob, readAs: readBob)
             try await store.insertRefreshToken(RefreshTokenRecord(token: Self.unique("r"), tenantID: tenant, localID: "u1", createdAt: 5))
             #expect(try await store.deleteUser(tenantID: tenant, localID: "u1"))
             #expect(try await store.deleteUser(tenantID: tenant, localID: "u1") == false)
             #expect(try await store.user(tenantID: tenant, localID: "u1") == nil)
+        }
+    }
+
+    @Test("a write on a stale read is refused, changes only what it changed, and sign-ins do not conflict with each other",
+          arguments: StoreKind.available)
+    func conditionalWrites(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let tenant = Self.unique("t")
+            let read = Self.user(tenant, "u1", email: "ada@example.com")
+            try await store.insertUser(read)
+            // Two sign-ins that read the same account both record theirs.
+            try await store.recordSignIn(of: read, lastLoginAt: 10, lastRefreshAt: 10)
+            try await store.recordSignIn(of: read, lastLoginAt: nil, lastRefreshAt: 20)
+            // A reset that read it too wins, and the account's version moves on.
+            var reset = read
+            reset.passwordHash = "new"
+            reset.validSince = 5
+            try await store.updateUser(reset, readAs: read)
+            let afterReset = try #require(try await store.user(tenantID: tenant, localID: "u1"))
+            #expect(afterReset.passwordHash == "new" && afterReset.version == read.version + 1)
+            #expect(afterReset.lastLoginAt == 10 && afterReset.lastRefreshAt == 20, "the reset wrote only what it changed")
+            // Whatever read the account before the reset can no longer write: not a sign-in, not a change.
+            await #expect(throws: StoreError.conflict) { try await store.recordSignIn(of: read, lastLoginAt: 30, lastRefreshAt: 30) }
+            var stale = read
+            stale.displayName = "Mallory"
+            await #expect(throws: StoreError.conflict) { try await store.updateUser(stale, readAs: read) }
+            #expect(try await store.user(tenantID: tenant, localID: "u1") == afterReset)
+            // An account deleted meanwhile is a conflict too: the next read says it is gone.
+            #expect(try await store.deleteUser(tenantID: tenant, localID: "u1"))
+            await #expect(throws: StoreError.conflict) { try await store.updateUser(stale, readAs: afterReset) }
         }
     }
 

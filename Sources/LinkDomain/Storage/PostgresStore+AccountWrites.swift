@@ -1,0 +1,77 @@
+import PostgresNIO
+
+/// Writes to an account that hold only if it is still as read (its version): the columns that
+/// changed, or a sign-in's times.
+extension PostgresStore {
+    public func updateUser(_ user: UserRecord, readAs read: UserRecord) async throws(StoreError) {
+        let fields = user.changedFields(from: read)
+        var bindings = PostgresBindings()
+        var assignments: [String] = []
+        for field in fields {
+            Self.bind(field, of: user, into: &bindings)
+            assignments.append("\(Self.column(field)) = $\(bindings.count)")
+        }
+        assignments.append("version = version + 1")
+        bindings.append(read.tenantID)
+        bindings.append(read.localID)
+        bindings.append(read.version)
+        let count = bindings.count
+        let sql = "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE tenant_id = $\(count - 2) AND local_id = $\(count - 1) "
+            + "AND version = $\(count) RETURNING version"
+        try await requireOneRow(PostgresQuery(unsafeSQL: sql, binds: bindings))
+    }
+
+    public func recordSignIn(of read: UserRecord, lastLoginAt: Int64?, lastRefreshAt: Int64) async throws(StoreError) {
+        try await requireOneRow("""
+            UPDATE users SET last_login_at = COALESCE(\(lastLoginAt), last_login_at), last_refresh_at = \(lastRefreshAt)
+            WHERE tenant_id = \(read.tenantID) AND local_id = \(read.localID) AND version = \(read.version) RETURNING version
+            """)
+    }
+
+    /// Runs a conditional write; ``StoreError/conflict`` when its condition held for no row.
+    func requireOneRow(_ query: PostgresQuery) async throws(StoreError) {
+        try await guarded {
+            var rows = 0
+            for try await _ in try await client.query(query, logger: logger) { rows += 1 }
+            guard rows == 1 else { throw StoreError.conflict }
+        }
+    }
+
+    private static func column(_ field: UserRecord.Field) -> String {
+        switch field {
+        case .email: "email"
+        case .emailVerified: "email_verified"
+        case .passwordHash: "password_hash"
+        case .passwordUpdatedAt: "password_updated_at"
+        case .displayName: "display_name"
+        case .photoURL: "photo_url"
+        case .disabled: "disabled"
+        case .emailLinkSignIn: "email_link_sign_in"
+        case .lastLoginAt: "last_login_at"
+        case .validSince: "valid_since"
+        case .phoneNumber: "phone_number"
+        case .customAttributes: "custom_attributes"
+        case .lastRefreshAt: "last_refresh_at"
+        case .providerData: "provider_data"
+        }
+    }
+
+    private static func bind(_ field: UserRecord.Field, of user: UserRecord, into bindings: inout PostgresBindings) {
+        switch field {
+        case .email: bindings.append(user.email)
+        case .emailVerified: bindings.append(user.emailVerified)
+        case .passwordHash: bindings.append(user.passwordHash)
+        case .passwordUpdatedAt: bindings.append(user.passwordUpdatedAt)
+        case .displayName: bindings.append(user.displayName)
+        case .photoURL: bindings.append(user.photoURL)
+        case .disabled: bindings.append(user.disabled)
+        case .emailLinkSignIn: bindings.append(user.emailLinkSignIn)
+        case .lastLoginAt: bindings.append(user.lastLoginAt)
+        case .validSince: bindings.append(user.validSince)
+        case .phoneNumber: bindings.append(user.phoneNumber)
+        case .customAttributes: bindings.append(user.customAttributes)
+        case .lastRefreshAt: bindings.append(user.lastRefreshAt)
+        case .providerData: bindings.append(user.providerData)
+        }
+    }
+}
