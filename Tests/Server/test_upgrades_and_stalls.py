@@ -18,6 +18,8 @@ from conftest import Server
 from test_tls import make_certificate, openssl
 
 IDLE = 2
+# Connections that pipeline requests and read nothing, at once.
+STALLED = 8
 
 
 @pytest.fixture(scope="module")
@@ -198,7 +200,7 @@ def test_a_client_that_never_reads_its_answers_is_closed(request, transport):
     pipelined = b"GET /metrics HTTP/1.1\r\nHost: links.example.com\r\n\r\n" * 200
     sockets_before = open_sockets(server)
     connections = []
-    for _ in range(20):
+    for _ in range(STALLED):
         connection = connect(server)
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.settimeout(0.05)
@@ -208,9 +210,13 @@ def test_a_client_that_never_reads_its_answers_is_closed(request, transport):
             connection.sendall(pipelined * 50)
         except (socket.timeout, ssl.SSLError, OSError):
             pass  # the server stopped reading: its output is stuck behind ours
-    time.sleep(0.5)  # accepted by now (well within the idle timeout)
-    assert open_sockets(server) - sockets_before >= 20, "each connection is held while it still may read"
-    deadline = time.monotonic() + IDLE * 2 + 8
+    # Each is accepted and answers until its output is stuck (the server fills the socket's buffers first).
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and open_sockets(server) - sockets_before < STALLED:
+        time.sleep(0.1)
+    assert open_sockets(server) - sockets_before >= STALLED, "each connection is held while it still may read"
+    # Then closed once its output has been stuck for the idle timeout (on a busy machine, later).
+    deadline = time.monotonic() + IDLE * 3 + 20
     while time.monotonic() < deadline and open_sockets(server) > sockets_before:
         time.sleep(0.25)
     assert open_sockets(server) <= sockets_before, "connections that read nothing are still held"

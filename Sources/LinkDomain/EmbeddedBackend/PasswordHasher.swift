@@ -57,7 +57,7 @@ final class PasswordHashingPool: Sendable {
     private let pool: NIOThreadPool
     private let threads: Int
     private let maximumQueued: Int
-    private let state = Mutex(Turns<CheckedContinuation<Void, Never>>())
+    private let state = Mutex(Turns<CheckedContinuation<Bool, Never>>())
 
     /// Who runs and who waits, by party, taken in turn (a waiter is resumed at its turn).
     struct Turns<Waiter> {
@@ -111,20 +111,24 @@ final class PasswordHashingPool: Sendable {
     /// Runs `work` on the pool in `party`'s turn (empty: this service itself);
     /// ``IdentityToolkitError/tooManyAttempts`` when too many already wait.
     func run<Value: Sendable>(for party: String = "", _ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        var refused = false
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let admitted = state.withLock { $0.admit(party, threads: threads, maximumQueued: maximumQueued, continuation: continuation) }
-            switch admitted {
-            case true?: continuation.resume()
-            case false?: break  // resumed at its turn
-            case nil:
-                refused = true
-                continuation.resume()
-            }
-        }
-        guard !refused else { throw IdentityToolkitError.tooManyAttempts }
-        defer { state.withLock { $0.finished() }?.resume() }
+        guard await turn(for: party) else { throw IdentityToolkitError.tooManyAttempts }
+        defer { endTurn() }
         return try await pool.runIfActive(work)
+    }
+
+    /// Waits for `party`'s turn on a thread: true then, false at once when too many already wait.
+    private func turn(for party: String) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let admitted = state.withLock { $0.admit(party, threads: threads, maximumQueued: maximumQueued, continuation: continuation) }
+            // Queued (false): resumed with true at its turn.
+            if let admitted, !admitted { return }
+            continuation.resume(returning: admitted != nil)
+        }
+    }
+
+    /// A check finished: its thread goes to the next party's oldest waiting check.
+    private func endTurn() {
+        state.withLock { $0.finished() }?.resume(returning: true)
     }
 }
 
