@@ -17,6 +17,9 @@ extension AccountService {
             for phone in body.strings("phoneNumber") {
                 if let user = try await store.user(tenantID: context.tenantID, phoneNumber: phone) { users.append(user) }
             }
+            for identity in Self.federatedIdentities(body) {
+                users += try await accounts(withProvider: identity.providerID, rawID: identity.rawID, tenantID: context.tenantID)
+            }
         } else {
             throw IdentityToolkitError.missingIDToken
         }
@@ -24,6 +27,26 @@ extension AccountService {
         var seen = Set<String>()
         users = users.filter { seen.insert($0.localID).inserted }
         return GetAccountInfoResponse(users: users.isEmpty ? nil : users.map { userInfo($0, forAdmin: context.isAdmin) })
+    }
+
+    /// The `federatedUserId` entries of a lookup: `[{"providerId": "google.com", "rawId": "..."}]`.
+    static func federatedIdentities(_ body: RequestBody) -> [(providerID: String, rawID: String)] {
+        guard case .list(let entries)? = body.fields["federatedUserId"] else { return [] }
+        return entries.compactMap { entry in
+            guard case .object(let fields) = entry else { return nil }
+            let identity = RequestBody(fields)
+            guard let provider = identity.string("providerId"), let raw = identity.string("rawId") else { return nil }
+            return (provider, raw)
+        }
+    }
+
+    /// The accounts an import gave the identity `rawID` at `providerID`.
+    func accounts(withProvider providerID: String, rawID: String, tenantID: String) async throws -> [UserRecord] {
+        // The stored list is JSON: the raw ID is found as JSON writes it, then each candidate checked exactly.
+        guard let quoted = String(data: try JSONEncoder().encode(rawID), encoding: .utf8) else { return [] }
+        return try await store.users(tenantID: tenantID, providerDataContaining: quoted).filter { user in
+            ImportedProviders.decode(user.providerData).contains { $0.providerId == providerID && $0.rawId == rawID }
+        }
     }
 
     /// What `fetchSignInMethods(forEmail:)` calls; with enumeration protection it reveals nothing.

@@ -36,6 +36,12 @@ public struct EmbeddedBackend: Sendable {
             response.headers[.cacheControl] = "public, max-age=3600"
             return response
         }
+        // And those of its session cookies, where Identity Toolkit publishes them.
+        routes.get(RouterPath(RoutePaths.sessionCookieKeys)) { [service] _, _ in
+            var response = Response.json(try await service.tokens.sessionCookiePublicKeys())
+            response.headers[.cacheControl] = "public, max-age=3600"
+            return response
+        }
         return routes
     }
 }

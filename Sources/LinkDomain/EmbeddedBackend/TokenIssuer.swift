@@ -1,4 +1,5 @@
 import Crypto
+import CryptoExtras
 import Foundation
 import JWTKit
 
@@ -23,7 +24,7 @@ actor TokenIssuer {
 
     private func keyCollection() async throws -> JWTKeyCollection {
         if let keys { return keys }
-        let pem = try await store.signingKey { ES256PrivateKey().pemRepresentation }
+        let pem = try await store.signingKey(.idTokens) { ES256PrivateKey().pemRepresentation }
         let key = try ES256PrivateKey(pem: pem)
         let collection = await JWTKeyCollection().add(ecdsa: key, kid: "linkdomain-1")
         keys = collection
@@ -70,13 +71,50 @@ actor TokenIssuer {
         return members
     }
 
-    /// A session cookie: the ID token's claims under the session issuer, valid for `lifetime` seconds from `now`.
+    /// A session cookie: the ID token's claims under the session issuer, valid for `lifetime` seconds
+    /// from `now`, signed RS256 with a key of its own (as Google signs them; the keys Google
+    /// publishes for session cookies are RSA keys).
     func sessionCookie(from claims: IDTokenClaims, lifetime: Int64, now: Int64) async throws -> String {
         var cookie = claims
         cookie.iss = sessionCookieIssuer
         cookie.iat = now
         cookie.exp = now + lifetime
-        return try await keyCollection().sign(cookie, kid: "linkdomain-1")
+        return try await sessionCookieKeys().keys.sign(cookie, kid: JWKIdentifier(string: Self.sessionCookieKeyID))
+    }
+
+    static let sessionCookieKeyID = "linkdomain-session-1"
+    private var sessionCookieSigner: (keys: JWTKeyCollection, publicKey: JWTKit.Insecure.RSA.PublicKey)?
+
+    /// The session cookies' RSA key, made on first use and kept in the store.
+    private func sessionCookieKeys() async throws -> (keys: JWTKeyCollection, publicKey: JWTKit.Insecure.RSA.PublicKey) {
+        if let sessionCookieSigner { return sessionCookieSigner }
+        let fresh = try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
+        let key = try JWTKit.Insecure.RSA.PrivateKey(pem: try await store.signingKey(.sessionCookies) { fresh })
+        let keys = await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: Self.sessionCookieKeyID))
+        let signer = (keys, key.publicKey)
+        sessionCookieSigner = signer
+        return signer
+    }
+
+    /// The keys that verify session cookies, in the shape of Identity Toolkit's
+    /// `GetSessionCookiePublicKeysResponse` (JWKs with `kty`, `alg`, `use`, `kid`, `n`, `e`).
+    func sessionCookiePublicKeys() async throws -> SessionCookieKeys {
+        let (modulus, exponent) = try await sessionCookieKeys().publicKey.getKeyPrimitives()
+        return SessionCookieKeys(keys: [.init(kty: "RSA", alg: "RS256", use: "sig", kid: Self.sessionCookieKeyID,
+                                              n: Base64URL.encode(Array(modulus)), e: Base64URL.encode(Array(exponent)))])
+    }
+
+    struct SessionCookieKeys: Codable, Sendable {
+        struct Key: Codable, Sendable {
+            var kty: String
+            var alg: String
+            var use: String
+            var kid: String
+            var n: String
+            var e: String
+        }
+
+        var keys: [Key]
     }
 
     static func claims(for user: UserRecord, provider: String, projectID: String, authTime: Int64, now: Int64) -> IDTokenClaims {

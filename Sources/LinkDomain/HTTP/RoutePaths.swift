@@ -27,6 +27,8 @@ enum RoutePaths {
     static let createShortLink = "/v1/shortLinks"
     /// The embedded backend's ID-token keys, at the path Google publishes Firebase's under.
     static let idTokenKeys = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+    /// Identity Toolkit's `GetSessionCookiePublicKeys`.
+    static let sessionCookieKeys = "/identitytoolkit.googleapis.com/v1/sessionCookiePublicKeys"
     /// The email action API: Identity Toolkit's `accounts:sendOobCode`, answered with a mail.
     static let sendEmailAction = "/v1/accounts:sendOobCode"
     static let linkStatistics = "/v1/:shortLink/linkStats"

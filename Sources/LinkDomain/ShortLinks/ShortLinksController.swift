@@ -126,7 +126,9 @@ struct LinkStatistics: Encodable, Sendable {
     /// Days since 1970, UTC.
     static func day(ofMilliseconds milliseconds: Int64) -> Int { Int(milliseconds / 86_400_000) }
 
-    /// Platforms as Dynamic Links named them, and `REDIRECT` summing every redirect.
+    /// Platforms and events as the Dynamic Links API names them (its published enums: Google's
+    /// generated clients refuse any other value): `CLICK`, and `REDIRECT` summing every redirect.
+    /// Where each redirect went (app, store, fallback) is kept for `/metrics`.
     static func dynamicLinksShape(_ counts: [LinkEventCount]) -> LinkStatistics {
         var totals: [String: [String: Int]] = [:]
         for count in counts {
@@ -136,8 +138,7 @@ struct LinkStatistics: Encodable, Sendable {
             case .desktop: "DESKTOP"
             case .bot: "OTHER"
             }
-            totals[platform, default: [:]][count.event.rawValue, default: 0] += count.count
-            if count.event != .click { totals[platform, default: [:]]["REDIRECT", default: 0] += count.count }
+            totals[platform, default: [:]][count.event == .click ? "CLICK" : "REDIRECT", default: 0] += count.count
         }
         let rows = totals.sorted { $0.key < $1.key }.flatMap { platform, events in
             events.sorted { $0.key < $1.key }.map { event, count in Row(platform: platform, count: String(count), event: event) }

@@ -16,6 +16,9 @@ public protocol AuthStore: Sendable {
     func user(tenantID: String, localID: String) async throws(StoreError) -> UserRecord?
     func user(tenantID: String, email: String) async throws(StoreError) -> UserRecord?
     func user(tenantID: String, phoneNumber: String) async throws(StoreError) -> UserRecord?
+    /// Accounts of a tenant whose imported providers' stored text contains `fragment` (at most 100):
+    /// candidates for a federated identity, which the caller checks field by field.
+    func users(tenantID: String, providerDataContaining fragment: String) async throws(StoreError) -> [UserRecord]
     /// Up to `limit` accounts of a tenant with IDs after `afterLocalID`, in ID order (a page of a listing).
     func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord]
     /// Every account of a tenant, and their refresh tokens, removed (the emulator's reset).
@@ -32,8 +35,17 @@ public protocol AuthStore: Sendable {
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StoreError)
     func refreshToken(_ token: String) async throws(StoreError) -> RefreshTokenRecord?
 
-    /// The PEM of the token-signing key, created by `make` and stored on first use.
-    func signingKey(orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String
+    /// The PEM of signing key `id` (``SigningKeyID``), created by `make` and stored on first use;
+    /// replicas asking at once all get the first one stored.
+    func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String
+}
+
+/// The keys the embedded backend signs with, by their row in the store.
+public enum SigningKeyID: Int, Sendable {
+    /// ES256, for ID tokens (published at Google's JWK address for Firebase).
+    case idTokens = 1
+    /// RS256, for session cookies (published at `v1/sessionCookiePublicKeys`, whose schema has RSA keys only).
+    case sessionCookies = 2
 }
 
 /// Why a store could not do what it was asked.

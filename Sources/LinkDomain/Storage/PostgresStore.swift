@@ -98,6 +98,10 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND phone_number = \(phoneNumber)").first
     }
 
+    public func users(tenantID: String, providerDataContaining fragment: String) async throws(StoreError) -> [UserRecord] {
+        try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND strpos(provider_data, \(fragment)) > 0 LIMIT 100")
+    }
+
     public func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord] {
         try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND local_id > \(afterLocalID) ORDER BY local_id LIMIT \(limit)")
     }
@@ -201,11 +205,11 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         }
     }
 
-    public func signingKey(orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
+    public func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
         try await guarded {
             // Replicas starting together each propose a key; the first stored is everyone's.
-            try await client.query("INSERT INTO signing_keys (id, pem) VALUES (1, \(make())) ON CONFLICT (id) DO NOTHING", logger: logger)
-            for try await pem in try await client.query("SELECT pem FROM signing_keys WHERE id = 1", logger: logger).decode(String.self) {
+            try await client.query("INSERT INTO signing_keys (id, pem) VALUES (\(id.rawValue), \(make())) ON CONFLICT (id) DO NOTHING", logger: logger)
+            for try await pem in try await client.query("SELECT pem FROM signing_keys WHERE id = \(id.rawValue)", logger: logger).decode(String.self) {
                 return pem
             }
             throw StoreError.database("the signing key vanished")

@@ -112,6 +112,12 @@ public final class SQLiteStore: AuthStore, LinkStore {
         }
     }
 
+    public func users(tenantID: String, providerDataContaining fragment: String) async throws(StoreError) -> [UserRecord] {
+        try await read { db in
+            try UserRecord.filter(sql: "tenantID = ? AND instr(providerData, ?) > 0", arguments: [tenantID, fragment]).limit(100).fetchAll(db)
+        }
+    }
+
     public func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord] {
         try await read { db in
             try UserRecord.filter(Column("tenantID") == tenantID && Column("localID") > afterLocalID).order(Column("localID")).limit(limit).fetchAll(db)
@@ -156,11 +162,11 @@ public final class SQLiteStore: AuthStore, LinkStore {
         try await read { db in try RefreshTokenRecord.fetchOne(db, key: token) }
     }
 
-    public func signingKey(orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
+    public func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
         try await write { db in
-            if let pem = try String.fetchOne(db, sql: "SELECT pem FROM signingKeys WHERE id = 1") { return pem }
+            if let pem = try String.fetchOne(db, sql: "SELECT pem FROM signingKeys WHERE id = ?", arguments: [id.rawValue]) { return pem }
             let pem = make()
-            try db.execute(sql: "INSERT INTO signingKeys (id, pem) VALUES (1, ?)", arguments: [pem])
+            try db.execute(sql: "INSERT INTO signingKeys (id, pem) VALUES (?, ?)", arguments: [id.rawValue, pem])
             return pem
         }
     }

@@ -165,14 +165,15 @@ struct ShortLinksTests {
                 rows.first { $0["platform"] == platform && $0["event"] == event }?["count"]
             }
             #expect(count("DESKTOP", "CLICK") == "3")
-            #expect(count("DESKTOP", "REDIRECT_TO_FALLBACK") == "3")
             #expect(count("DESKTOP", "REDIRECT") == "3")
             #expect(count("IOS", "CLICK") == "2")
-            #expect(count("IOS", "REDIRECT_TO_STORE") == "2")
-            #expect(count("ANDROID", "REDIRECT_TO_APP") == "1")
+            #expect(count("IOS", "REDIRECT") == "2")
+            #expect(count("ANDROID", "REDIRECT") == "1")
             #expect(count("OTHER", "CLICK") == nil)
             #expect(count("ANDROID", "CLICK") == "1")
-            #expect(rows.count == 9)  // three rows for each of three platforms; nothing for the crawler or the preview
+            // Two rows for each of three platforms, only the API's own event names; nothing for the crawler or the preview.
+            #expect(rows.count == 6)
+            #expect(Set(rows.compactMap { $0["event"] }).isSubset(of: ["CLICK", "REDIRECT", "APP_INSTALL", "APP_FIRST_OPEN", "APP_RE_OPEN"]))
             #expect(try await client.get("/v1/\(encoded)/linkStats?durationDays=0&key=\(Self.key)").status == .badRequest)
             #expect(try await client.get("/v1/\(encoded)/linkStats?durationDays=7").status == .forbidden)
             let metrics = try await client.client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }

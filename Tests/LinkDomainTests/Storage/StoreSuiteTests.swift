@@ -142,11 +142,13 @@ struct StoreSuiteTests {
             #expect(try await store.refreshToken(token.token) == token)
             #expect(try await store.refreshToken("nope") == nil)
             let keys = try await withThrowingTaskGroup(of: String.self) { group in
-                for index in 0..<10 { group.addTask { try await store.signingKey { "key-\(index)" } } }
+                for index in 0..<10 { group.addTask { try await store.signingKey(.idTokens) { "key-\(index)" } } }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(keys.count == 1)
-            #expect(try await store.signingKey { "another" } == keys.first)
+            #expect(try await store.signingKey(.idTokens) { "another" } == keys.first)
+            #expect(try await store.signingKey(.sessionCookies) { "cookie-key" } == "cookie-key", "each key its own row")
+            #expect(try await store.signingKey(.idTokens) { "another" } == keys.first)
         }
     }
 
