@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BINARY = ROOT / ".build" / "debug" / "linkdomain"
+# The debug build of scripts/release's flags, unless TEST_BINARY names another (the release
+# build, to measure it with the same tests).
+BINARY = Path(os.environ.get("TEST_BINARY", ROOT / ".build" / "debug" / "linkdomain"))
 # scripts/test starts PostgreSQL and says where.
 POSTGRES = os.environ.get("TEST_POSTGRES_URL")
 

@@ -128,7 +128,7 @@ def test_a_password_reset_answers_alike_for_registered_and_unknown_addresses(tmp
             status, answer = call(server.base, path, {"requestType": "PASSWORD_RESET", "email": address})
             elapsed = time.perf_counter() - start
             assert status == 200, answer
-            time.sleep(0.05)  # whatever the request left running is done before the next is timed
+            time.sleep(0.1)  # whatever the request left running (its mail, the relay's session) is done before the next is timed
             return elapsed
 
         for path in [f"{V1}/accounts:sendOobCode", "/v1/accounts:sendOobCode"]:
@@ -139,8 +139,8 @@ def test_a_password_reset_answers_alike_for_registered_and_unknown_addresses(tmp
                 # Alternating which goes first, so that warming up favours neither.
                 pairs.append((known(), unknown()) if index % 2 else tuple(reversed((unknown(), known()))))
             slower = sum(known > unknown for known, unknown in pairs)
-            # Told apart, one side is slower in nearly every pair (58 of 60 before).
-            assert 8 <= slower <= 32, (path, slower, statistics.median(k for k, _ in pairs), statistics.median(u for _, u in pairs))
+            # Told apart, one side is slower in nearly every pair (58 of 60 before); alike, about half.
+            assert 6 <= slower <= 34, (path, slower, statistics.median(k for k, _ in pairs), statistics.median(u for _, u in pairs))
         # The mails still go out, to the registered addresses only.
         time.sleep(3)
         recipients = {address for received in relay.messages for address in received.rcpt_tos}

@@ -11,11 +11,14 @@ public final class PendingWork: Service, Sendable {
 
     public init() {}
 
-    /// Starts `work` now; it runs to its end whatever happens to the request.
-    func start(_ work: @escaping @Sendable () async -> Void) {
+    /// Starts `work` once the answer has had `delay` to leave (so that the work does not compete
+    /// with writing it, which would show in its timing); it runs to its end whatever happens to
+    /// the request.
+    func start(after delay: Duration = .milliseconds(10), _ work: @escaping @Sendable () async -> Void) {
         let id = nextID.add(1, ordering: .relaxed).newValue
         tasks.withLock { tasks in
             tasks[id] = Task { [weak self] in
+                try? await Task.sleep(for: delay)
                 await work()
                 _ = self?.tasks.withLock { $0.removeValue(forKey: id) }
             }
