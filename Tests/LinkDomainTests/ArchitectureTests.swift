@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The library's folders are layers: a folder may use the types of the folders below it, never of
-/// one that uses its own. Checked from the sources, by the top-level types each folder declares.
+/// one that uses its own, however indirectly. Checked from the sources, by the top-level types each
+/// folder declares.
 @Suite("Architecture")
 struct ArchitectureTests {
     static let library = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Sources/LinkDomain").standardized
@@ -23,8 +24,8 @@ struct ArchitectureTests {
         return folders
     }
 
-    @Test("no folder uses a folder that uses it")
-    func layers() throws {
+    /// Which folders each folder uses: a folder uses another when it names a type declared there.
+    static func folderUses() throws -> [String: Set<String>] {
         let folders = try Self.sources()
         let declaration = /^(?:public |final |package )*(?:struct|enum|class|actor|protocol|typealias) ([A-Z][A-Za-z0-9_]*)/.anchorsMatchLineEndings()
         var owner: [String: String] = [:]
@@ -33,20 +34,49 @@ struct ArchitectureTests {
                 for match in text.matches(of: declaration) { owner[String(match.output.1)] = folder }
             }
         }
+        #expect(owner.count > 100, "the scan found the library's types")
         var uses: [String: Set<String>] = [:]
         for (folder, files) in folders {
+            uses[folder, default: []] = []
             for text in files.values {
                 for match in text.matches(of: /\b[A-Z][A-Za-z0-9_]*\b/) {
                     if let other = owner[String(match.output)], other != folder { uses[folder, default: []].insert(other) }
                 }
             }
         }
-        #expect(owner.count > 100, "the scan found the library's types")
-        for (folder, used) in uses {
-            for other in used where uses[other]?.contains(folder) == true {
-                Issue.record("\(folder) and \(other) use each other")
+        return uses
+    }
+
+    /// A path of uses that comes back to where it started, if the folders have one.
+    static func cycle(in uses: [String: Set<String>]) -> [String]? {
+        var finished = Set<String>()
+        func search(_ path: [String]) -> [String]? {
+            guard let folder = path.last else { return nil }
+            for next in (uses[folder] ?? []).sorted() where !finished.contains(next) {
+                if let start = path.firstIndex(of: next) { return Array(path[start...]) + [next] }
+                if let found = search(path + [next]) { return found }
             }
+            finished.insert(folder)
+            return nil
         }
+        for folder in uses.keys.sorted() where !finished.contains(folder) {
+            if let found = search([folder]) { return found }
+        }
+        return nil
+    }
+
+    @Test("the folders are layers: no folder uses, through any number of others, a folder that uses it")
+    func layers() throws {
+        let uses = try Self.folderUses()
+        #expect(uses.count > 10, "the scan found the library's folders")
+        if let cycle = Self.cycle(in: uses) { Issue.record("a cycle of folders: \(cycle.joined(separator: " → "))") }
+    }
+
+    @Test("the cycle search finds long cycles and names them, and passes layered folders")
+    func cycleSearch() {
+        #expect(Self.cycle(in: ["A": ["B"], "B": ["C"], "C": ["A"], "D": ["A"]]) == ["A", "B", "C", "A"])
+        #expect(Self.cycle(in: ["A": ["B", "C"], "B": ["C"], "C": [], "D": ["A", "C"]]) == nil)
+        #expect(Self.cycle(in: ["Config": ["Pages"], "Pages": ["Backend"], "Backend": ["Mail"], "Mail": ["Config"]])?.count == 5)
     }
 
     @Test("no source file is longer than 250 lines, except the generated page assets")

@@ -37,7 +37,7 @@ public struct MailComposer: Sendable {
         }
         guard templates["action.html"] != nil, templates["action.txt"] != nil else { throw Problem(description: "the action templates are missing") }
         var strings: [String: [String: String]] = [:]
-        for language in PageRenderer.supportedLanguages {
+        for language in Languages.supported {
             var table: [String: String] = [:]
             for text in [PageAssets.builtInFiles["mail/locales/\(language).json"], directory.flatMap { _ in file("locales/\(language).json") }] {
                 guard let text else { continue }
@@ -71,7 +71,7 @@ public struct MailComposer: Sendable {
 
     /// The mail for `content`, dated `now` (seconds).
     public func compose(_ content: Content, now: Int) -> MailMessage {
-        let language = PageRenderer.language(for: content.language)
+        let language = Languages.language(for: content.language)
         let english = strings["en"] ?? [:]
         let table = english.merging(strings[language] ?? [:]) { $1 }
         func text(_ key: String) -> String {

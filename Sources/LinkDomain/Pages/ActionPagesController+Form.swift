@@ -32,7 +32,7 @@ extension ActionPagesController {
             return message(.bodyTooLarge, language: "en")
         }
         guard let form = PageForm.decode(String(buffer: body)) else { return message(.notALink, language: "en") }
-        let language = PageRenderer.language(for: form.lang)
+        let language = Languages.language(for: form.lang)
         guard let modeName = form.mode, let mode = ActionMode(rawValue: modeName), mode != .signIn,
             let code = form.oobCode, !code.isEmpty, code.utf8.count <= LinkParser.maximumCodeLength
         else {

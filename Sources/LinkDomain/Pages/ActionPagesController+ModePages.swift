@@ -8,7 +8,7 @@ extension ActionPagesController {
     /// make one; safe to reload and to reach with Back (it spends and asks nothing).
     func resultPage(_ request: Request) -> Response {
         let query = QueryString(Substring(request.uri.query ?? ""))
-        let language = PageRenderer.language(for: query["lang"])
+        let language = Languages.language(for: query["lang"])
         let email = query["email"]
         guard let modeName = query["mode"], let mode = ActionMode(rawValue: modeName), let token = query["t"],
             formToken.isValidResult(token, mode: modeName, language: language, continueURL: query["continueUrl"], email: email, now: clock.nowSeconds)
@@ -30,7 +30,7 @@ extension ActionPagesController {
         guard let body = try? await request.body.collect(upTo: PageForm.maximumBytes),
             let form = try? URLEncodedFormDecoder().decode(ResetRequestFields.self, from: String(buffer: body))
         else { return message(.notALink, language: "en") }
-        let language = PageRenderer.language(for: form.lang)
+        let language = Languages.language(for: form.lang)
         if let site = request.headers[.secFetchSite], site != "same-origin" { return message(.formExpired, language: language) }
         guard let requestPasswordReset, formToken.isValidResetRequest(form.t, email: form.email, now: clock.nowSeconds) else {
             return message(.formExpired, language: language)

@@ -87,7 +87,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         let outcome = router.route(link, visitor: visitor)
         if let suffix, outcome != .debugPage { record(.click, suffix: suffix, visitor: visitor, request: request) }
         // The page language when the link is not an email action (an action link names its own).
-        let language = { PageRenderer.language(for: QueryString(link.linkQuery)["lang"] ?? acceptLanguage(request)) }
+        let language = { Languages.language(for: QueryString(link.linkQuery)["lang"] ?? acceptLanguage(request)) }
         switch outcome {
         case .debugPage:
             let strings = renderer.strings(language())
@@ -103,7 +103,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     func actionLink(_ action: ActionLink, decision: RoutingDecision, link: LinkRequest, request: Request, context: Context, visitor: Visitor,
                     suffix: String?) async -> Response {
-        let language = PageRenderer.language(for: action.languageCode ?? acceptLanguage(request))
+        let language = Languages.language(for: action.languageCode ?? acceptLanguage(request))
         switch decision {
         case .botPage:
             if !action.hints.isEmpty, action.hints.socialTitle != nil {

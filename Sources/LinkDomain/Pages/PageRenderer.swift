@@ -53,7 +53,6 @@ struct PageStrings: Sendable {
 ///
 /// Every value goes through `{{ }}`, which HTML-escapes it; templates never use `{{{ }}}`.
 public struct PageRenderer: Sendable {
-    public static let supportedLanguages = ["en", "ru", "vi", "it", "pt", "pt-PT", "tr"]
 
     let library: MustacheLibrary
     let strings: [String: [String: String]]
@@ -67,15 +66,6 @@ public struct PageRenderer: Sendable {
         self.library = library
         self.strings = assets.strings
         self.brand = branding.values
-    }
-
-    /// The supported language for a `lang` parameter: `pt-PT` (and `pt_pt`) is European Portuguese,
-    /// `pt` and `pt-BR` Brazilian; otherwise the primary tag (`it-CH` → `it`), English when unsupported.
-    public static func language(for code: String?) -> String {
-        let parts = code?.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init) ?? []
-        let primary = parts.first ?? "en"
-        if primary == "pt", parts.dropFirst().first == "pt" { return "pt-PT" }
-        return supportedLanguages.contains(primary) ? primary : "en"
     }
 
     /// The strings of `language`, English filling any gap.

@@ -19,7 +19,7 @@ struct MailComposerTests {
     func everyKind(kind: MailKind) throws {
         let composer = try Self.composer()
         var subjects: Set<String> = []
-        for language in PageRenderer.supportedLanguages {
+        for language in Languages.supported {
             let link = kind == .test ? nil : "https://links.example.com/__/auth/action?mode=x&oobCode=C&lang=\(language)"
             let mail = composer.compose(.init(kind: kind, language: language, recipient: MailAddress("new@example.com")!, email: "new@example.com",
                                               newEmail: "old@example.com", link: link), now: 0)
@@ -36,7 +36,7 @@ struct MailComposerTests {
                 #expect(mail.html.contains("background:#aa3300"))
             }
         }
-        #expect(subjects.count == PageRenderer.supportedLanguages.count, "each language has its own subject")
+        #expect(subjects.count == Languages.supported.count, "each language has its own subject")
     }
 
     @Test("a deployer's file replaces one kind's template and merges strings over the built-in ones")

@@ -332,7 +332,7 @@ struct ActionPagesTests {
             for (language, title) in expected {
                 let page = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K&lang=\(language)")
                 #expect(page.title.map(Page.unescape) == title, "\(language)")
-                #expect(page.html.contains("<html lang=\"\(PageRenderer.language(for: language))\">"))
+                #expect(page.html.contains("<html lang=\"\(Languages.language(for: language))\">"))
             }
         }
     }

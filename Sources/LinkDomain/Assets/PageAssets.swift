@@ -63,7 +63,7 @@ public struct PageAssets: Sendable {
             }
         }
         strings = [:]
-        for language in PageRenderer.supportedLanguages {
+        for language in Languages.supported {
             let path = "locales/\(language).json"
             guard let text = file(path) else {
                 if language == "en" { throw Problem(description: "\(origin) lacks \(path), the strings every page falls back to") }

@@ -1,0 +1,14 @@
+/// The languages pages and mails speak (each has a string table under `Public/locales/` and
+/// `Public/mail/locales/`), and how a visitor's or a link's language code picks one.
+public enum Languages {
+    public static let supported = ["en", "ru", "vi", "it", "pt", "pt-PT", "tr"]
+
+    /// The supported language for a `lang` parameter: `pt-PT` (and `pt_pt`) is European Portuguese,
+    /// `pt` and `pt-BR` Brazilian; otherwise the primary tag (`it-CH` → `it`), English when unsupported.
+    public static func language(for code: String?) -> String {
+        let parts = code?.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init) ?? []
+        let primary = parts.first ?? "en"
+        if primary == "pt", parts.dropFirst().first == "pt" { return "pt-PT" }
+        return supported.contains(primary) ? primary : "en"
+    }
+}
