@@ -14,7 +14,7 @@ import pytest
 
 from conftest import Server
 from keys import make_certificate_authority
-from mailtest import call, mail_configuration, parse
+from mailtest import call, mail_configuration
 from relay import Relay
 
 V1 = "/identitytoolkit.googleapis.com/v1"

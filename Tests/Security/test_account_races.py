@@ -89,6 +89,13 @@ class Attacker:
             thread.start()
         return self
 
+    def wait_for_a_session(self, timeout=20):
+        """Until the attacker holds a session (a busy machine hashes slowly), so that the race is run."""
+        deadline = time.monotonic() + timeout
+        while not self.refresh_tokens and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.1)  # and more sign-ins in flight
+
     def __exit__(self, *exc_info):
         self.stop.set()
         for thread in self.threads:
@@ -106,7 +113,7 @@ def test_a_reset_during_sign_ins_with_the_old_password_holds(server, trial):
     assert call(server, f"{V1}/accounts:signUp", {"email": email, "password": "old password"})[0] == 200
     code = admin_code(server, "PASSWORD_RESET", email)
     with Attacker(server, email, "old password") as attacker:
-        time.sleep(0.3)
+        attacker.wait_for_a_session()
         status, answer = call(server, f"{V1}/accounts:resetPassword", {"oobCode": code, "newPassword": "new password"})
         assert status == 200, answer
         time.sleep(0.5)
@@ -123,7 +130,7 @@ def test_an_email_link_sign_in_ends_a_squatters_password_however_they_race_it(se
     assert call(server, f"{V1}/accounts:signUp", {"email": email, "password": "squatter password"})[0] == 200
     code = admin_code(server, "EMAIL_SIGNIN", email, continueUrl="https://example.com/done")
     with Attacker(server, email, "squatter password") as squatter:
-        time.sleep(0.3)
+        squatter.wait_for_a_session()
         status, answer = call(server, f"{V1}/accounts:signInWithEmailLink", {"oobCode": code, "email": email})
         assert status == 200, answer
         time.sleep(0.5)

@@ -4,7 +4,6 @@ client's checks cannot starve everyone else's), addresses that read as links or 
 a Smart App Banner extended from the query, and aborted uploads logged as our failures."""
 
 import base64
-import concurrent.futures
 import hashlib
 import html
 import json

@@ -22,17 +22,8 @@ extension AccountService {
         if found.disabled { throw IdentityToolkitError.userDisabled }
         _ = try await redeem(code)
         let passwordHash = try await passwords.hash(newPassword)
-        var first: UserRecord? = found
         // The code is spent: the new password is written to the account as it is at the write.
-        try await retryingLostRaces {
-            let read: UserRecord
-            if let earlier = first {
-                read = earlier
-                first = nil
-            } else {
-                guard let current = try await store.user(tenantID: record.tenantID, localID: found.localID) else { throw IdentityToolkitError.emailNotFound }
-                read = current
-            }
+        try await retryingLostRaces(on: found) { read in
             var user = read
             let now = clock.nowMilliseconds()
             user.passwordHash = passwordHash
@@ -49,18 +40,8 @@ extension AccountService {
         let found = try await codeAccount(record)
         if found.disabled { throw IdentityToolkitError.userDisabled }
         _ = try await redeem(code)
-        var first: UserRecord? = found
         // The code is spent: its change is made to the account as it is at the write.
-        return try await retryingLostRaces {
-            let read: UserRecord
-            if let earlier = first {
-                read = earlier
-                first = nil
-            } else {
-                read = try await store.user(tenantID: found.tenantID, localID: found.localID) ?? { throw IdentityToolkitError.userNotFound }()
-            }
-            return try await apply(record, to: read)
-        }
+        return try await retryingLostRaces(on: found) { read in try await apply(record, to: read) }
     }
 
     /// The account a verify, change or recover code is for.

@@ -65,6 +65,21 @@ struct AccountService: Sendable {
         }
     }
 
+    /// ``retryingLostRaces(_:)`` for an operation on one account whose first run takes `read` (the
+    /// account as the caller read it to decide, say, whether to spend a code) and whose later runs
+    /// take the account as it then is.
+    func retryingLostRaces<T>(on read: UserRecord, _ operation: (UserRecord) async throws -> T) async throws -> T {
+        var first: UserRecord? = read
+        return try await retryingLostRaces {
+            if let account = first {
+                first = nil
+                return try await operation(account)
+            }
+            guard let account = try await store.user(tenantID: read.tenantID, localID: read.localID) else { throw IdentityToolkitError.userNotFound }
+            return try await operation(account)
+        }
+    }
+
     /// How often an operation runs when the account it read keeps changing under it.
     static let raceAttempts = 3
 

@@ -37,19 +37,22 @@ actor TokenIssuer {
     func publishedKeys() async throws -> JWKSet {
         _ = try await keyCollection()
         guard let parameters = publicKey?.parameters else { return JWKSet(keys: []) }
-        return JWKSet(keys: [.init(kty: "EC", crv: "P-256", alg: "ES256", use: "sig", kid: "linkdomain-1", x: parameters.x, y: parameters.y)])
+        return JWKSet(keys: [.init(kty: "EC", alg: "ES256", kid: "linkdomain-1", crv: "P-256", x: parameters.x, y: parameters.y)])
     }
 
-    /// A JSON Web Key Set of EC public keys.
+    /// A JSON Web Key Set of public keys: EC keys (`crv`, `x`, `y`) or RSA keys (`n`, `e`); the
+    /// members a key does not have are left out.
     struct JWKSet: Codable, Sendable {
         struct Key: Codable, Sendable {
             var kty: String
-            var crv: String
             var alg: String
-            var use: String
+            var use = "sig"
             var kid: String
-            var x: String
-            var y: String
+            var crv: String?
+            var x: String?
+            var y: String?
+            var n: String?
+            var e: String?
         }
 
         var keys: [Key]
@@ -98,23 +101,10 @@ actor TokenIssuer {
 
     /// The keys that verify session cookies, in the shape of Identity Toolkit's
     /// `GetSessionCookiePublicKeysResponse` (JWKs with `kty`, `alg`, `use`, `kid`, `n`, `e`).
-    func sessionCookiePublicKeys() async throws -> SessionCookieKeys {
+    func sessionCookiePublicKeys() async throws -> JWKSet {
         let (modulus, exponent) = try await sessionCookieKeys().publicKey.getKeyPrimitives()
-        return SessionCookieKeys(keys: [.init(kty: "RSA", alg: "RS256", use: "sig", kid: Self.sessionCookieKeyID,
-                                              n: Base64URL.encode(Array(modulus)), e: Base64URL.encode(Array(exponent)))])
-    }
-
-    struct SessionCookieKeys: Codable, Sendable {
-        struct Key: Codable, Sendable {
-            var kty: String
-            var alg: String
-            var use: String
-            var kid: String
-            var n: String
-            var e: String
-        }
-
-        var keys: [Key]
+        return JWKSet(keys: [.init(kty: "RSA", alg: "RS256", kid: Self.sessionCookieKeyID, n: Base64URL.encode(Array(modulus)),
+                                   e: Base64URL.encode(Array(exponent)))])
     }
 
     static func claims(for user: UserRecord, provider: String, projectID: String, authTime: Int64, now: Int64) -> IDTokenClaims {
