@@ -7,7 +7,7 @@ public protocol AuthBackend: Sendable {
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
     /// Spends a verify-email, recover-email, change-email or revert-second-factor code, but only if
     /// it is of `requestType` (a code of another kind is refused unspent, as `INVALID_OOB_CODE`).
-    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
+    func applyCode(_ code: String, expecting requestType: OobRequestType, context: BackendCallContext) async throws(BackendError) -> CodeInfo
     /// Whether the backend answers at all, for `/readyz`.
     func isReachable() async -> Bool
 }
@@ -25,12 +25,13 @@ public struct BackendCallContext: Sendable, Equatable {
 
 /// What the backend says about a code.
 public struct CodeInfo: Sendable, Equatable {
-    /// `PASSWORD_RESET`, `VERIFY_EMAIL`, `EMAIL_SIGNIN`, `RECOVER_EMAIL`, `VERIFY_AND_CHANGE_EMAIL`, ...
-    public var requestType: String
+    /// What the code is for; nil when the backend names a kind this service does not know (no
+    /// page serves such a code).
+    public var requestType: OobRequestType?
     public var email: String?
     public var newEmail: String?
 
-    public init(requestType: String, email: String? = nil, newEmail: String? = nil) {
+    public init(requestType: OobRequestType?, email: String? = nil, newEmail: String? = nil) {
         self.requestType = requestType
         self.email = email
         self.newEmail = newEmail

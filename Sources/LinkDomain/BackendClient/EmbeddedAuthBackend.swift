@@ -10,7 +10,7 @@ struct EmbeddedAuthBackend: AuthBackend {
         try await call(["oobCode": .string(code), "newPassword": .string(newPassword)], context) { CodeInfo(try await $0.resetPassword($1, $2)) }
     }
 
-    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+    func applyCode(_ code: String, expecting requestType: OobRequestType, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         // accounts:update answers with the account; what the code is for comes from checking it first.
         let info = try await checkCode(code, context: context)
         guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action")) }
@@ -42,6 +42,6 @@ struct EmbeddedAuthBackend: AuthBackend {
 
 extension CodeInfo {
     init(_ response: ResetPasswordResponse) {
-        self.init(requestType: response.requestType, email: response.email, newEmail: response.newEmail)
+        self.init(requestType: OobRequestType(rawValue: response.requestType), email: response.email, newEmail: response.newEmail)
     }
 }

@@ -65,7 +65,7 @@ public struct IdentityToolkitClient: AuthBackend {
         try await post("accounts:resetPassword", ["oobCode": .string(code), "newPassword": .string(newPassword)], context: context).codeInfo
     }
 
-    public func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+    public func applyCode(_ code: String, expecting requestType: OobRequestType, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         let info = try await checkCode(code, context: context)
         guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action")) }
         let applied = try await post("accounts:update", ["oobCode": .string(code)], context: context)
@@ -95,6 +95,6 @@ public struct IdentityToolkitClient: AuthBackend {
         var email: String?
         var newEmail: String?
 
-        var codeInfo: CodeInfo { CodeInfo(requestType: requestType ?? "", email: email, newEmail: newEmail) }
+        var codeInfo: CodeInfo { CodeInfo(requestType: requestType.flatMap(OobRequestType.init(rawValue:)), email: email, newEmail: newEmail) }
     }
 }

@@ -13,7 +13,7 @@ struct InstrumentedAuthBackend: AuthBackend {
         }
     }
 
-    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+    func applyCode(_ code: String, expecting requestType: OobRequestType, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         try await measure("applyCode") { () async throws(BackendError) -> CodeInfo in
             try await backend.applyCode(code, expecting: requestType, context: context)
         }

@@ -62,7 +62,7 @@ extension ActionPagesController {
                 }
                 _ = try await backend.resetPassword(code: code, newPassword: password, context: backendContext)
             } else {
-                applied = try await backend.applyCode(code, expecting: mode.requestType.rawValue, context: backendContext)
+                applied = try await backend.applyCode(code, expecting: mode.requestType, context: backendContext)
             }
         } catch .rejected(let refusal) where refusal.code == .weakPassword && mode == .resetPassword {
             return await modePage(link, language: language, context: context, error: strings["weak_password"], status: .badRequest)

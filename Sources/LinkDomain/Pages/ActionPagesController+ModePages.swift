@@ -63,7 +63,7 @@ extension ActionPagesController {
         } catch {
             return failure(error, language: language, context: context, link: link)
         }
-        guard info.requestType == link.mode.requestType.rawValue else {
+        guard info.requestType == link.mode.requestType else {
             return message(.invalidCode, language: language, backTo: link.continueURL.flatMap(router.policy.allowed), mode: link.mode)
         }
         let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, issuedAt: clock.nowSeconds)

@@ -21,10 +21,10 @@ final class StubBackend: AuthBackend {
     }
 
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
-        try await applyCode(code, expecting: "PASSWORD_RESET", context: context)
+        try await applyCode(code, expecting: .passwordReset, context: context)
     }
 
-    func applyCode(_ code: String, expecting requestType: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
+    func applyCode(_ code: String, expecting requestType: OobRequestType, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         let info = try await checkCode(code, context: context)
         guard info.requestType == requestType else { throw .rejected(BackendRefusal(.invalidOobCode)) }
         spent.withLock { $0.append(code) }
@@ -47,7 +47,7 @@ final class StubBackend: AuthBackend {
 struct StubBackendPagesTests {
     @Test("revertSecondFactorAddition: the page says what will happen, the button spends the code once")
     func revertSecondFactor() async throws {
-        let stub = StubBackend(codes: ["revert-1": CodeInfo(requestType: "REVERT_SECOND_FACTOR_ADDITION", email: "ada@example.com")])
+        let stub = StubBackend(codes: ["revert-1": CodeInfo(requestType: .revertSecondFactorAddition, email: "ada@example.com")])
         try await LinkDomainApplication.build(try await stub.services(), logger: Logger(label: "test")).test(.live) { client in
             let pages = BackendClient(client: client)
             let page = try await pages.page("/__/auth/action?mode=revertSecondFactorAddition&oobCode=revert-1&apiKey=k&lang=en")
@@ -63,7 +63,7 @@ struct StubBackendPagesTests {
 
     @Test("a code of another kind than the link's mode is refused, not applied")
     func modeMismatch() async throws {
-        let stub = StubBackend(codes: ["reset-1": CodeInfo(requestType: "PASSWORD_RESET", email: "ada@example.com")])
+        let stub = StubBackend(codes: ["reset-1": CodeInfo(requestType: .passwordReset, email: "ada@example.com")])
         try await LinkDomainApplication.build(try await stub.services(), logger: Logger(label: "test")).test(.live) { client in
             let page = try await BackendClient(client: client).page("/__/auth/action?mode=verifyEmail&oobCode=reset-1&apiKey=k")
             #expect(page.status == .badRequest)
@@ -86,8 +86,8 @@ struct ExpectedKindTests {
             CallContext(isAdmin: true))
         let code = try #require(sent.oobCode)
         await #expect(throws: BackendError.rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action"))) {
-            try await services.authBackend.applyCode(code, expecting: "VERIFY_EMAIL", context: BackendCallContext())
+            try await services.authBackend.applyCode(code, expecting: .verifyEmail, context: BackendCallContext())
         }
-        #expect(try await services.authBackend.checkCode(code, context: BackendCallContext()).requestType == "PASSWORD_RESET")
+        #expect(try await services.authBackend.checkCode(code, context: BackendCallContext()).requestType == .passwordReset)
     }
 }
