@@ -67,6 +67,17 @@ def fresh_database():
     return server._replace(path=f"/{name}").geturl()
 
 
+def post_json(url, body, headers=None, timeout=60):
+    """(status, decoded JSON answer) of a JSON POST; an error status is an answer like any other."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json", **(headers or {})},
+                                     method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

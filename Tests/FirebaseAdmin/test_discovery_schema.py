@@ -18,7 +18,7 @@ import httplib2
 import pytest
 from googleapiclient.discovery import build
 
-from conftest import Server
+from conftest import Server, post_json
 
 PROJECT = "demo-linkdomain"
 API_KEY = "schema-api-key"
@@ -138,10 +138,8 @@ def discovery(name):
 def posted(conformance, document, server, path, body, headers, schema):
     """A POST the generated client cannot make (the admin create call: `projects.accounts` is both
     a method and a resource there, and the resource wins), held to `schema` all the same."""
-    request = urllib.request.Request(server.base + "/identitytoolkit.googleapis.com/" + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", **headers}, method="POST")
-    with urllib.request.urlopen(request, timeout=30) as response:
-        answer = json.loads(response.read())
+    status, answer = post_json(server.base + "/identitytoolkit.googleapis.com/" + path, body, headers, timeout=30)
+    assert status == 200, (path, answer)
     conformance.check(path, answer, {"$ref": schema})
     return answer
 
@@ -250,18 +248,12 @@ def test_dynamic_links_answers_match_the_published_schema(server):
 
 
 def post(server, path, body, admin=False):
-    headers = {"Content-Type": "application/json"}
+    headers = {}
     if admin:
         headers["Authorization"] = f"Bearer {'owner' if server.mode == 'development' else ADMIN_KEY}"
     else:
         path += f"?key={API_KEY}"
-    request = urllib.request.Request(server.base + "/identitytoolkit.googleapis.com/v1/" + path, data=json.dumps(body).encode(),
-                                     headers=headers, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
+    return post_json(server.base + "/identitytoolkit.googleapis.com/v1/" + path, body, headers, timeout=30)
 
 
 def test_an_admin_delete_without_local_id_deletes_nothing(server):

@@ -3,17 +3,14 @@ read the account before a password reset or an email-link sign-in cannot write t
 back; sessions begun before a revocation (even earlier in the same second), or of a disabled
 account, are refused everywhere a token is taken; and a session cookie is not an ID token."""
 
-import json
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 import uuid
 
 import pytest
 
-from conftest import POSTGRES, Server, fresh_database
+from conftest import POSTGRES, Server, fresh_database, post_json
 
 PROJECT = "demo-linkdomain"
 V1 = "/identitytoolkit.googleapis.com/v1"
@@ -22,13 +19,7 @@ OWNER = {"Authorization": "Bearer owner"}
 
 def call(server, path, body, headers=None):
     """(status, JSON answer) of a POST; client calls carry any API key (development)."""
-    request = urllib.request.Request(server.base + path + ("&" if "?" in path else "?") + "key=any", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", **(headers or {})}, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
+    return post_json(server.base + path + ("&" if "?" in path else "?") + "key=any", body, headers)
 
 
 def message(answer):

@@ -6,7 +6,6 @@ a Smart App Banner extended from the query, and aborted uploads logged as our fa
 import base64
 import hashlib
 import html
-import json
 import os
 import re
 import socket
@@ -20,7 +19,7 @@ import uuid
 
 import pytest
 
-from conftest import Server
+from conftest import Server, post_json
 
 PROJECT = "demo-linkdomain"
 V1 = "/identitytoolkit.googleapis.com/v1"
@@ -45,13 +44,7 @@ def server():
 
 
 def call(server, path, body, headers=None):
-    request = urllib.request.Request(server.base + path + "?key=any", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", **(headers or {})}, method="POST")
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
+    return post_json(server.base + path + "?key=any", body, headers, timeout=120)
 
 
 def message(answer):

@@ -43,6 +43,8 @@ struct EmailActionController<Context: RequestContext>: Sendable {
                                                  maximumBytes: RequestBodyDecoder.maximumBodyBytes)
         let language = request.headers[.firebaseLocale] ?? request.uri.queryParameters["lang"].map(String.init)
         let action = try EmailActionRequest(body, locale: language)
+        // Before the backend is asked to vouch for an ID token: an over-budget client costs nothing more.
+        if await !sender.outbox.admit(client: clientAddress(request, context)) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
 
         var email: String
         switch action.subject {
@@ -55,7 +57,7 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         // An email change's code goes to the new address: following it proves the person owns it.
         let recipientText = action.newEmail ?? email
         guard let recipient = MailAddress(recipientText) else { throw IdentityToolkitError(.invalidEmail) }
-        if await !sender.outbox.admit(recipient.value, client: clientAddress(request, context)) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
+        if await !sender.outbox.admit(recipient.value, client: "") { throw IdentityToolkitError(.tooManyAttemptsTryLater) }  // client counted above
         let linkRequest = ActionLinkRequest(requestType: action.requestType, email: email, newEmail: action.newEmail, settings: action.settings,
                                             tenantID: action.tenantID, languageCode: action.languageCode)
         // No account (a reset for an unknown address): the same answer, and no mail. The backend
@@ -69,7 +71,8 @@ struct EmailActionController<Context: RequestContext>: Sendable {
                 do {
                     _ = try await sender.send(linkRequest, to: recipient, apiKey: key, opensInApp: action.opensInApp)
                 } catch {
-                    logger.error("password reset mail not sent", metadata: ["error": .string((error as? IdentityToolkitError)?.message ?? String(describing: type(of: error)))])
+                    // The code only: a detail may quote the backend's answer, which can name the address.
+                    logger.error("password reset mail not sent", metadata: ["error": .string((error as? IdentityToolkitError)?.code.rawValue ?? String(describing: type(of: error)))])
                 }
             }
             return Response.json(GetOobConfirmationCodeResponse(email: recipientText))

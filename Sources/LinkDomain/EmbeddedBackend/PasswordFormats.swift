@@ -28,7 +28,10 @@ enum PasswordFormats {
     /// N a power of two above 1 and below 2^(16 r), p within its bound, and the work capped.
     static func scryptRefusal(cost: Int, blockSize: Int, parallelization: Int) -> String? {
         guard cost > 1, cost & (cost - 1) == 0 else { return "cpuMemCost must be a power of two above 1" }
-        guard blockSize >= 1, parallelization >= 1 else { return "blockSize and parallelization must be positive" }
+        // The import's own ranges, checked again before any arithmetic: a stored hash's text is read back here too.
+        guard (1...64).contains(blockSize), (1...16).contains(parallelization) else {
+            return "blockSize must be 1 to 64 and parallelization 1 to 16"
+        }
         // RFC 7914: N < 2^(128 r / 8); with N below 2^21 the bound matters only for r < 2.
         if 16 * blockSize < 62, cost >= 1 << (16 * blockSize) { return "cpuMemCost must be below 2^(16 × blockSize) (RFC 7914)" }
         let (work, overflow) = cost.multipliedReportingOverflow(by: blockSize * parallelization)

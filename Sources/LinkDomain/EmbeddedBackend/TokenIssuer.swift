@@ -91,8 +91,8 @@ actor TokenIssuer {
     /// The session cookies' RSA key, made on first use and kept in the store.
     private func sessionCookieKeys() async throws -> (keys: JWTKeyCollection, publicKey: JWTKit.Insecure.RSA.PublicKey) {
         if let sessionCookieSigner { return sessionCookieSigner }
-        let fresh = try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
-        let key = try JWTKit.Insecure.RSA.PrivateKey(pem: try await store.signingKey(.sessionCookies) { fresh })
+        let pem = try await store.signingKey(.sessionCookies) { try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation }
+        let key = try JWTKit.Insecure.RSA.PrivateKey(pem: pem)
         let keys = await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: Self.sessionCookieKeyID))
         let signer = (keys, key.publicKey)
         sessionCookieSigner = signer

@@ -25,13 +25,13 @@ public final class MailDeliveryService: Service, Sendable {
     private let wakeUp = Mutex(WakeUp())
 
     struct WakeUp {
-        /// The wait in progress and its number.
-        var waiting: (pause: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        /// The wait in progress.
+        var waiting: CheckedContinuation<Void, Never>?
         /// A mail was stored while nobody waited: the next wait returns at once.
         var nudged = false
-        /// The number of the latest wait, and whether it ended before it began to wait.
-        var latestPause: UInt64 = 0
-        var latestPauseEnded = false
+        /// The current wait's timer fired before it began to wait. Cleared when a wait begins: a
+        /// wait's timer has finished before the wait returns, so it cannot reach the next one.
+        var pauseEnded = false
     }
 
     init(client: SMTPClient?, queue: any MailQueueStore, clock: any WallClock, policy: MailRetryPolicy, metrics: LinkMetrics, logger: Logger) {
@@ -48,23 +48,23 @@ public final class MailDeliveryService: Service, Sendable {
         wakeUp.withLock { state in
             if let waiting = state.waiting {
                 state.waiting = nil
-                waiting.continuation.resume()
+                waiting.resume()
             } else {
                 state.nudged = true
             }
         }
     }
 
-    /// Wait `pause` is over (its half second passed, or the service is stopping). Unlike a nudge,
-    /// this says nothing about the queue: after the wait has ended it changes nothing, so the next
-    /// wait still waits (a leaked wake-up here once made every later wait return at once, a busy loop).
-    private func endPause(_ pause: UInt64) {
+    /// The current wait is over (its half second passed, or the service is stopping). Unlike a
+    /// nudge, this says nothing about the queue and is never kept for the next wait (a leaked
+    /// wake-up here once made every later wait return at once, a busy loop).
+    private func endPause() {
         wakeUp.withLock { state in
-            if let waiting = state.waiting, waiting.pause == pause {
+            if let waiting = state.waiting {
                 state.waiting = nil
-                waiting.continuation.resume()
-            } else if state.latestPause == pause {
-                state.latestPauseEnded = true
+                waiting.resume()
+            } else {
+                state.pauseEnded = true
             }
         }
     }
@@ -105,20 +105,16 @@ public final class MailDeliveryService: Service, Sendable {
 
     /// Until a nudge, half a second, or shutdown.
     private func pause() async {
-        let pause = wakeUp.withLock { state in
-            state.latestPause &+= 1
-            state.latestPauseEnded = false
-            return state.latestPause
-        }
+        wakeUp.withLock { $0.pauseEnded = false }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { continuation in
                     self.wakeUp.withLock { state in
-                        if state.nudged || state.latestPauseEnded {
+                        if state.nudged || state.pauseEnded {
                             state.nudged = false
                             continuation.resume()
                         } else {
-                            state.waiting = (pause, continuation)
+                            state.waiting = continuation
                         }
                     }
                 }
@@ -126,7 +122,7 @@ public final class MailDeliveryService: Service, Sendable {
             group.addTask {
                 // Cancelled when the wait ended otherwise, or at shutdown: either way this wait is over.
                 try? await Task.sleep(for: Self.pollInterval)
-                self.endPause(pause)
+                self.endPause()
             }
             await group.next()
             group.cancelAll()

@@ -35,9 +35,10 @@ public protocol AuthStore: Sendable {
     func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StoreError)
     func refreshToken(_ token: String) async throws(StoreError) -> RefreshTokenRecord?
 
-    /// The PEM of signing key `id` (``SigningKeyID``), created by `make` and stored on first use;
+    /// The PEM of signing key `id` (``SigningKeyID``), created by `make` and stored on first use
+    /// (`make` is called only when the key is missing: an RSA key takes a while to make);
     /// replicas asking at once all get the first one stored.
-    func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String
+    func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () throws -> String) async throws(StoreError) -> String
 }
 
 /// The keys the embedded backend signs with, by their row in the store.

@@ -205,15 +205,22 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         }
     }
 
-    public func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
+    public func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () throws -> String) async throws(StoreError) -> String {
         try await guarded {
+            if let pem = try await storedSigningKey(id) { return pem }
             // Replicas starting together each propose a key; the first stored is everyone's.
-            try await client.query("INSERT INTO signing_keys (id, pem) VALUES (\(id.rawValue), \(make())) ON CONFLICT (id) DO NOTHING", logger: logger)
-            for try await pem in try await client.query("SELECT pem FROM signing_keys WHERE id = \(id.rawValue)", logger: logger).decode(String.self) {
-                return pem
-            }
-            throw StoreError.database("the signing key vanished")
+            try await client.query("INSERT INTO signing_keys (id, pem) VALUES (\(id.rawValue), \(try make())) ON CONFLICT (id) DO NOTHING",
+                                   logger: logger)
+            guard let pem = try await storedSigningKey(id) else { throw StoreError.database("the signing key vanished") }
+            return pem
         }
+    }
+
+    private func storedSigningKey(_ id: SigningKeyID) async throws -> String? {
+        for try await pem in try await client.query("SELECT pem FROM signing_keys WHERE id = \(id.rawValue)", logger: logger).decode(String.self) {
+            return pem
+        }
+        return nil
     }
 
     // MARK: Errors

@@ -68,7 +68,7 @@ public final class SQLiteStore: AuthStore, LinkStore {
 
     public func updateUser(_ user: UserRecord, readAs read: UserRecord) async throws(StoreError) {
         var next = user
-        next.version = read.version + 1
+        next.version = read.version &+ 1  // a stored value: wrapping still differs from what was read
         let changed = next
         try await write { db in
             // One writer at a time: the check and the write cannot be split by another write.
@@ -162,10 +162,10 @@ public final class SQLiteStore: AuthStore, LinkStore {
         try await read { db in try RefreshTokenRecord.fetchOne(db, key: token) }
     }
 
-    public func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () -> String) async throws(StoreError) -> String {
+    public func signingKey(_ id: SigningKeyID, orInsert make: @escaping @Sendable () throws -> String) async throws(StoreError) -> String {
         try await write { db in
             if let pem = try String.fetchOne(db, sql: "SELECT pem FROM signingKeys WHERE id = ?", arguments: [id.rawValue]) { return pem }
-            let pem = make()
+            let pem = try make()
             try db.execute(sql: "INSERT INTO signingKeys (id, pem) VALUES (?, ?)", arguments: [id.rawValue, pem])
             return pem
         }
