@@ -77,7 +77,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The fuzzers' corpora: read from the source tree by the tests, not bundled.
-            exclude: ["LinkParsing/FuzzCorpus", "EmbeddedBackend/FuzzCorpus", "Mail/FuzzCorpus", "Server/FuzzCorpus"]
+            exclude: ["LinkParsing/FuzzCorpus", "EmbeddedBackend/FuzzCorpus", "Mail/FuzzCorpus", "FastPath/FuzzCorpus"]
         ),
     ],
     swiftLanguageModes: [.v6]

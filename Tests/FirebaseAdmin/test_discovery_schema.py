@@ -1,7 +1,7 @@
 """Every answer against the schema Google publishes for it: Google's own generated API client
 (`google-api-python-client`, static discovery documents `identitytoolkit v1` and
-`firebasedynamiclinks v1`, pointed at the server with `client_options`) drives each endpoint the
-README claims, and each answer is held to the method's response schema: no field outside it,
+`firebasedynamiclinks v1`, pointed at the server with `client_options`) drives each endpoint
+docs/backends.md claims, and each answer is held to the method's response schema: no field outside it,
 each field of its JSON type (64-bit integers as strings), enum values from their list. A
 violation fails naming the method and the field's path."""
 

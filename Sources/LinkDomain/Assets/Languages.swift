@@ -11,4 +11,10 @@ public enum Languages {
         if primary == "pt", parts.dropFirst().first == "pt" { return "pt-PT" }
         return supported.contains(primary) ? primary : "en"
     }
+
+    /// The first language tag of an `Accept-Language` value (`de-CH, de;q=0.9` → `de-CH`); nil when
+    /// it has none (`Accept-Language: ;` has no tag at all: every step may come up empty).
+    public static func firstTag(ofAcceptLanguage value: String?) -> String? {
+        value?.split(separator: ",").first?.split(separator: ";").first.map { String($0.filter { $0 != " " && $0 != "\t" }) }
+    }
 }

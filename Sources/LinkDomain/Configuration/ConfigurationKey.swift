@@ -1,6 +1,6 @@
 /// One configuration key: where it lives in the file, what it holds, its default, whether it is a
 /// secret, and what it means. ``ConfigurationKeys/all`` lists every key once; the file's schema,
-/// the environment variable names, reading, validation and the README's table all come from it.
+/// the environment variable names, reading, validation and the configuration reference's table (docs/configuration.md) all come from it.
 struct ConfigurationKey: Sendable {
     /// What the key holds, as the file and the environment spell it.
     enum ValueType: Sendable, Equatable {
@@ -21,7 +21,7 @@ struct ConfigurationKey: Sendable {
             }
         }
 
-        /// How the README names the type.
+        /// How the configuration reference names the type.
         var documentedName: String {
             switch self {
             case .string: "string"
@@ -67,7 +67,7 @@ struct ConfigurationKey: Sendable {
     let expected: String
     /// A secret is never printed: not in problems, not in the start-up summary, not in logs.
     let isSecret: Bool
-    /// The README's description.
+    /// The configuration reference's description.
     let summary: String
     /// Checks a string (or each string of a list) and returns it normalised, or nil when invalid.
     let validate: (@Sendable (String) -> String?)?
@@ -108,7 +108,7 @@ struct ConfigurationKey: Sendable {
     /// The environment variable that overrides the key, `i` standing for the index.
     var environmentVariable: String { ConfigurationSchema.environmentVariable(for: path()).replacingOccurrences(of: "_I_", with: "_i_") }
 
-    /// The key's row in the README's configuration table.
+    /// The key's row in the configuration table of docs/configuration.md.
     var documentationRow: String {
         "| `\(name)` | `\(environmentVariable)` | \(type.documentedName), \(defaultValue.documented) | \(isSecret ? "**Secret.** " : "")\(summary) |"
     }

@@ -1,4 +1,4 @@
-/// Every configuration key, once, in the order the README lists them.
+/// Every configuration key, once, in the order docs/configuration.md lists them.
 enum ConfigurationKeys {
     /// The SQLite file when `storage` names none (relative to the configuration file).
     static let defaultSQLitePath = "linkdomain.sqlite"
@@ -56,7 +56,7 @@ enum ConfigurationKeys {
         "Hosts that continue URLs may point at (exact host names; internationalised names in `xn--` form).")
     static let backendKind = ConfigurationKey(
         "backend.kind", .string, default: .string("embedded"), expected: "one of: embedded, emulator, identityToolkit",
-        "Where the pages check and spend codes: `embedded` (built in: accounts in this service's database, and its Identity Toolkit API served here), `emulator` (a Firebase Auth emulator at `backend.url`) or `identityToolkit` (Google: a real Firebase project). See [Backends](#backends).")
+        "Where the pages check and spend codes: `embedded` (built in: accounts in this service's database, and its Identity Toolkit API served here), `emulator` (a Firebase Auth emulator at `backend.url`) or `identityToolkit` (Google: a real Firebase project). See [Backends](backends.md).")
     static let backendProjectID = ConfigurationKey(
         "backend.projectID", .string, default: .string("demo-linkdomain"), expected: "a project ID: 4 to 30 lower-case letters, digits or '-', starting with a letter", validate: ConfigurationValidators.projectID,
         "The Firebase project ID: ID tokens' audience, admin paths `/v1/projects/{projectID}/...`.")
@@ -183,7 +183,7 @@ enum ConfigurationKeys {
         "branding.supportEmail", .string, default: .none, expected: "an address such as \"support@example.com\"", validate: { MailAddress($0)?.value },
         "Where mails tell people to write with questions.")
 
-    /// The README's configuration table: a header and one row per key.
+    /// The configuration table of docs/configuration.md: a header and one row per key.
     static var documentationTable: String {
         (["| key | environment variable | type, default | meaning |", "|---|---|---|---|"] + all.map(\.documentationRow)).joined(separator: "\n")
     }

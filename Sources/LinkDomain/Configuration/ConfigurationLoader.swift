@@ -15,7 +15,7 @@ public struct ConfigurationLoader: Sendable {
     }
 
     /// Every key as a Markdown table (key, environment variable, type and default, meaning): the
-    /// README's configuration table, and `linkdomain keys`.
+    /// the configuration table of docs/configuration.md, and `linkdomain keys`.
     public static var keyTable: String { ConfigurationKeys.documentationTable }
 
     /// The configuration file to use: the one named, else `LINKDOMAIN_CONFIG`, else `linkdomain.json`

@@ -177,7 +177,7 @@ struct ValidatingReader {
         let prefix = ConfigurationSchema.environmentPrefix + "_"
         for name in environment.keys.sorted() where name.hasPrefix(prefix) && !known.contains(name) {
             problems.append(.init(source: "environment", key: name, problem: "is not a configuration key",
-                                  expected: "a documented LINKDOMAIN_* variable (see README, Configuration)"))
+                                  expected: "a documented LINKDOMAIN_* variable (see docs/configuration.md)"))
         }
     }
 

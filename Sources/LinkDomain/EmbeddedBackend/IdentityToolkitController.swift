@@ -7,55 +7,11 @@ import NIOCore
 /// Serves the embedded backend under the Firebase Auth emulator's paths, so clients pointed at
 /// an emulator (`FIREBASE_AUTH_EMULATOR_HOST`, `useEmulator`) talk to it unchanged.
 ///
-/// Every operation is in ``operations``, one line each.
+/// Every operation is in ``IdentityToolkitOperation/all``, one line each.
 struct IdentityToolkitController<Context: RequestContext>: Sendable {
     let service: AccountService
     /// The caller's address as the abuse limits see it: what per-client shares and budgets count by.
     var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
-
-    typealias Operation = @Sendable (AccountService, RequestBody, CallContext) async throws -> any Encodable & Sendable
-
-    /// `accounts:NAME` (and the admin create call, `accounts`) → what serves it.
-    static var operations: [String: Operation] {
-        [
-            "accounts": { try await $0.signUp($1, $2) },  // admin: create user
-            "accounts:signUp": { try await $0.signUp($1, $2) },
-            "accounts:signInWithPassword": { try await $0.signInWithPassword($1, $2) },
-            "accounts:sendOobCode": { try await $0.sendOobCode($1, $2) },
-            "accounts:signInWithEmailLink": { try await $0.signInWithEmailLink($1, $2) },
-            "accounts:createAuthUri": { try await $0.createAuthURI($1, $2) },
-            "accounts:resetPassword": { try await $0.resetPassword($1, $2) },
-            "accounts:update": { try await $0.update($1, $2) },
-            "accounts:lookup": { try await $0.lookup($1, $2) },
-            "accounts:delete": { try await $0.delete($1, $2) },
-            "accounts:signInWithCustomToken": { try await $0.signInWithCustomToken($1, $2) },
-            "accounts:batchCreate": { try await $0.batchCreate($1, $2) },
-            "accounts:batchGet": { try await $0.batchGet($1, $2) },  // a GET: its body is the query
-            "accounts:batchDelete": { try await $0.batchDelete($1, $2) },
-            "accounts:query": { try await $0.query($1, $2) },
-            "createSessionCookie": { try await $0.createSessionCookie($1, $2) },  // projects/{projectID}:createSessionCookie
-        ]
-    }
-
-    /// Imports carry up to 1000 accounts with their hashes: their bodies may be larger than other calls'.
-    static var largeBodyOperations: Set<String> { ["accounts:batchCreate"] }
-
-    /// Legacy v3 `relyingparty/NAME` → the v1 operation it maps to.
-    static var legacyOperations: [String: String] {
-        [
-            "getOobConfirmationCode": "accounts:sendOobCode",
-            "resetPassword": "accounts:resetPassword",
-            "setAccountInfo": "accounts:update",
-            "emailLinkSignin": "accounts:signInWithEmailLink",
-            "signupNewUser": "accounts:signUp",
-            "verifyPassword": "accounts:signInWithPassword",
-            "createAuthUri": "accounts:createAuthUri",
-            "getAccountInfo": "accounts:lookup",
-            "deleteAccount": "accounts:delete",
-            "verifyCustomToken": "accounts:signInWithCustomToken",
-            "uploadAccount": "accounts:batchCreate",
-        ]
-    }
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -129,7 +85,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
 
     private func legacy(_ request: Request, context: Context) async throws -> Response {
         let name = context.parameters.get("name") ?? ""
-        guard let operation = Self.legacyOperations[name] else { throw IdentityToolkitError.notFound(request.uri.path) }
+        guard let operation = IdentityToolkitOperation.byLegacyName[name] else { throw IdentityToolkitError.notFound(request.uri.path) }
         return try await run(operation, request, context: context, call: CallContext(isAdmin: try isAdmin(request)))
     }
 
@@ -141,7 +97,11 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         if rest.first == "projects", rest.count == 2, let projectCall = rest.last,
             projectCall.hasPrefix(service.settings.projectID + ":")
         {
-            return try await run(String(projectCall.dropFirst(service.settings.projectID.count + 1)), request, context: context, call: call)
+            let name = String(projectCall.dropFirst(service.settings.projectID.count + 1))
+            guard let operation = IdentityToolkitOperation.byName[name], bodyFromQuery == (operation.method == .get) else {
+                throw IdentityToolkitError.notFound(request.uri.path)
+            }
+            return try await run(operation, request, context: context, call: call)
         }
         if rest.first == "projects" {
             guard rest.count >= 3, rest.dropFirst().first == Substring(service.settings.projectID) else {
@@ -154,29 +114,28 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
                 rest = rest.dropFirst(2)
             }
         }
-        guard rest.count == 1, let name = rest.first else { throw IdentityToolkitError.notFound(request.uri.path) }
-        // Only the listing is a GET; every other operation is a POST.
-        guard bodyFromQuery == (name == "accounts:batchGet") else { throw IdentityToolkitError.notFound(request.uri.path) }
-        return try await run(String(name), request, context: context, call: call, bodyFromQuery: bodyFromQuery)
+        guard rest.count == 1, let name = rest.first, let operation = IdentityToolkitOperation.byName[String(name)],
+              bodyFromQuery == (operation.method == .get)
+        else { throw IdentityToolkitError.notFound(request.uri.path) }
+        return try await run(operation, request, context: context, call: call)
     }
 
-    private func run(_ name: String, _ request: Request, context: Context, call: CallContext, bodyFromQuery: Bool = false) async throws -> Response {
-        guard let operation = Self.operations[name] else { throw IdentityToolkitError.notFound(request.uri.path) }
+    private func run(_ operation: IdentityToolkitOperation, _ request: Request, context: Context, call: CallContext) async throws -> Response {
         try authorize(request, isAdmin: call.isAdmin)
         var call = call
         call.languageCode = request.headers[.firebaseLocale]
         call.clientAddress = clientAddress(request, context)
         let body: RequestBody
-        if bodyFromQuery {
+        if operation.method == .get {
             // A query is form-encoded: the same reading, and the same limits, as a form body.
             let fields = RequestBodyDecoder.form((request.uri.query ?? "").utf8)
             try RequestBodyDecoder.check(fields)
             body = RequestBody(fields)
         } else {
-            body = try await requestBody(request, context: context, large: Self.largeBodyOperations.contains(name))
+            body = try await requestBody(request, context: context, large: operation.takesLargeBody)
         }
         if call.tenantID.isEmpty, let tenant = body.string("tenantId") { call.tenantID = tenant }
-        return json(try await operation(service, body, call))
+        return json(try await operation.serve(service, body, call))
     }
 
     static var configurationNotFound: IdentityToolkitError { IdentityToolkitError(.configurationNotFound, status: .notFound) }

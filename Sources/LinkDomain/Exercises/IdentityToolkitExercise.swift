@@ -63,7 +63,7 @@ public final class IdentityToolkitExercise: Sendable {
             case "projects": _ = service.projectConfig()
             case "oobCodes": _ = try await service.listCodes(projectID: "demo-exercise")
             case "emulatorConfig": _ = try service.emulatorConfig(patch: body)
-            default: _ = try await IdentityToolkitController<LinkDomainRequestContext>.operations[name]?(service, body, call)
+            default: _ = try await IdentityToolkitOperation.byName[name]?.serve(service, body, call)
             }
         } catch {
             // Refusals (IdentityToolkitError) and storage errors are answers, not findings.

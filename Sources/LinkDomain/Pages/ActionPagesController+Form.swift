@@ -55,21 +55,21 @@ extension ActionPagesController {
             if mode == .resetPassword {
                 let password = form.newPassword ?? ""
                 if password.isEmpty {
-                    return await modePage(link, language: language, context: context, error: strings["password_missing"], status: .badRequest)
+                    return await modePage(link, language: language, context: context, error: strings[.passwordMissing], status: .badRequest)
                 }
                 if password != form.confirmPassword {
-                    return await modePage(link, language: language, context: context, error: strings["passwords_differ"], status: .badRequest)
+                    return await modePage(link, language: language, context: context, error: strings[.passwordsDiffer], status: .badRequest)
                 }
                 _ = try await backend.resetPassword(code: code, newPassword: password, context: backendContext)
             } else {
                 applied = try await backend.applyCode(code, expecting: mode.requestType, context: backendContext)
             }
         } catch .rejected(let refusal) where refusal.code == .weakPassword && mode == .resetPassword {
-            return await modePage(link, language: language, context: context, error: strings["weak_password"], status: .badRequest)
+            return await modePage(link, language: language, context: context, error: strings[.weakPassword], status: .badRequest)
         } catch {
             return failure(error, language: language, context: context, link: link)
         }
-        metrics.codeSpent(mode: mode)
+        linkEvents.metrics.codeSpent(mode: mode)
         // Post/Redirect/Get: a reload or Back shows the result again instead of posting a spent code.
         let continueURL = link.continueURL.flatMap(router.policy.allowed)
         // After an address was restored the result page offers a password change for it (when mail can be sent).

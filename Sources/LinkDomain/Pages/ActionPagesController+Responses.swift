@@ -19,12 +19,6 @@ extension ActionPagesController {
     }
 
     func html(_ status: HTTPResponse.Status, _ page: any PageModel, strings: PageStrings) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(string: renderer.render(page, strings: strings))))
-    }
-
-    func acceptLanguage(_ request: Request) -> String? {
-        // `Accept-Language: ;` has no tag at all: every step may come up empty.
-        request.headers[.acceptLanguage]?.split(separator: ",").first?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        renderer.response(status, page, strings: strings).response
     }
 }

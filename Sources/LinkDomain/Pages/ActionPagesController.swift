@@ -17,7 +17,6 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let backend: any AuthBackend
     let linkStore: any LinkStore
     let linkEvents: LinkEventRecorder
-    let metrics: LinkMetrics
     let formToken: FormToken
     let stylesheet: ImmediateResponse
     var favicon = ImmediateResponse(status: .notFound, headers: [:])
@@ -33,6 +32,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
 
     var router: LinkRouter { pages.router }
+    var writer: LinkAnswerWriter { LinkAnswerWriter(pages: pages, renderer: renderer) }
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -49,20 +49,20 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         routes.get("/") { request, context in try await legacyLink(request, context: context) }
         routes.get(RouterPath(RoutePaths.catchAll)) { request, context in
             let segments = context.parameters.getCatchAll()
-            if segments.count == 1, let suffix = segments.first { return try await shortLink(request, context: context, suffix: String(suffix)) }
+            if segments.count == 1, let suffix = ShortLinkPath.suffix(ofPath: Substring(request.uri.path)) {
+                return try await shortLink(request, context: context, suffix: String(suffix))
+            }
             return try await legacyLink(request, context: context)
         }
         return routes
     }
 
     func legacyLink(_ request: Request, context: Context) async throws -> Response {
-        let parameters = QueryString(Substring(request.uri.query ?? ""))
-        guard parameters["link"] != nil || parameters["deep_link_id"] != nil else { throw HTTPError(.notFound) }
+        guard LegacyLinkQuery.mayCarryLink(request.uri.query.map { Substring($0) }) else { throw HTTPError(.notFound) }
         return await page(for: request, context: context)
     }
 
     func shortLink(_ request: Request, context: Context, suffix: String) async throws -> Response {
-        guard SuffixGenerator.isPlausible(Substring(suffix)) else { return try await legacyLink(request, context: context) }
         let record: ShortLinkRecord?
         do {
             record = try await linkStore.shortLink(suffix: suffix)
@@ -81,62 +81,16 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         return await respond(to: link, request: request, context: context, suffix: nil)
     }
 
-    /// Answers a link: the router's decision, then the page or redirect for it.
+    /// Answers a link with the router's one answer (the event loop writes the same one); only an
+    /// email action's own page, which asks the backend, is made here.
     func respond(to link: LinkRequest, request: Request, context: Context, suffix: String?) async -> Response {
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
-        let outcome = router.route(link, visitor: visitor)
-        if let suffix, outcome != .debugPage { record(.click, suffix: suffix, visitor: visitor, request: request) }
-        // The page language when the link is not an email action (an action link names its own).
-        let language = { Languages.language(for: QueryString(link.linkQuery)["lang"] ?? acceptLanguage(request)) }
-        switch outcome {
-        case .debugPage:
-            let strings = renderer.strings(language())
-            return html(.ok, pages.debug(link, strings: strings), strings: strings)
-        case .notALink:
-            return message(.notALink, language: language())
-        case .dynamic(let dynamic, let decision):
-            return dynamicLink(dynamic, decision: decision, link: link, request: request, visitor: visitor, language: language(), suffix: suffix)
-        case .action(let action, let decision):
-            return await actionLink(action, decision: decision, link: link, request: request, context: context, visitor: visitor, suffix: suffix)
-        }
-    }
-
-    func actionLink(_ action: ActionLink, decision: RoutingDecision, link: LinkRequest, request: Request, context: Context, visitor: Visitor,
-                    suffix: String?) async -> Response {
-        let language = Languages.language(for: action.languageCode ?? acceptLanguage(request))
-        switch decision {
-        case .botPage:
-            if !action.hints.isEmpty, action.hints.socialTitle != nil {
-                return html(.ok, pages.social(action.hints, fallbackTitle: nil), strings: renderer.strings(language))
-            }
-            return message(.neutral, language: language)
-        case .appLanding(let target):
-            if let suffix { record(.redirectToApp, suffix: suffix, visitor: visitor, request: request) }
-            let strings = renderer.strings(language)
-            return html(.ok, pages.landing(target, link: action, visitor: visitor, request: link, strings: strings), strings: strings)
-        case .continueToApp(let url):
-            if let suffix { record(.redirectToFallback, suffix: suffix, visitor: visitor, request: request) }
-            return ImmediateResponse.redirect(.seeOther, to: url).response
-        case .signInInstructions:
-            if let continueURL = action.continueURL {
-                context.logger.notice("continue URL refused: host not in authorizedDomains",
-                                      metadata: ["host": .string(WebAddress(continueURL)?.host ?? "(not an http(s) URL)")])
-                return message(.redirectRefused, language: language)
-            }
-            return message(.signInInstructions, language: language)
-        case .webPage:
-            // HEAD is answered without asking the backend anything.
-            if request.method == .head { return message(.neutral, language: language) }
-            if let wait = await admitBackendCall(request, context) { return PlainText.tooManyRequests(wait: wait) }
-            return await modePage(action, language: language, context: context)
-        }
-    }
-
-    /// Counts an event of a short link; only people's GETs count (HEAD is a probe, and a chat app's
-    /// preview or a crawler is not a click).
-    func record(_ event: LinkEvent, suffix: String, visitor: Visitor, request: Request) {
-        guard request.method == .get, visitor.isPerson else { return }
-        metrics.count(event, platform: visitor.platform)
-        linkEvents.count(event, suffix: suffix, platform: visitor.platform)
+        let answer = router.answer(link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
+                                   acceptLanguage: request.headers[.acceptLanguage])
+        if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
+        if let response = writer.response(answer, link: link, visitor: visitor, logger: context.logger) { return response.response }
+        guard case .actionPage(let action) = answer.reply else { return message(.notALink, language: answer.language) }
+        if let wait = await admitBackendCall(request, context) { return PlainText.tooManyRequests(wait: wait) }
+        return await modePage(action, language: answer.language, context: context)
     }
 }

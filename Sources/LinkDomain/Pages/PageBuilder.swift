@@ -14,16 +14,16 @@ struct PageBuilder: Sendable {
     ///   instead of being a dead end.
     ///   - mode: the link's mode, when the page is about a link: an error then says what the link was for.
     func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil, mode: ActionMode? = nil) -> MessagePage {
-        var page = MessagePage(title: strings[message.keys.title], paragraphs: [strings[message.keys.body]])
+        var page = MessagePage(title: strings[message.texts.title], paragraphs: [strings[message.texts.body]])
         if let mode, message.status.code >= 400 {
-            page.purpose = strings["landing_title_\(mode.stringPrefix)"].replacingOccurrences(of: "{app}", with: appName)
+            page.purpose = strings[mode.texts.landingTitle].replacingOccurrences(of: "{app}", with: appName)
         }
         if case .done(_, let continueURL?) = message {
             page.actionURL = continueURL
-            page.actionLabel = strings["continue_button"]
+            page.actionLabel = strings[.continueButton]
         } else if let backTo, let host = WebAddress(backTo)?.host {
             page.actionURL = backTo
-            page.actionLabel = strings["back_to_site"].replacingOccurrences(of: "{site}", with: host)
+            page.actionLabel = strings[.backToSite].replacingOccurrences(of: "{site}", with: host)
         }
         return page
     }
@@ -32,7 +32,7 @@ struct PageBuilder: Sendable {
     /// action can finish there.
     func landing(_ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings) -> LandingPage {
         let pathAndQuery = request.ownPathAndQuery
-        var page = LandingPage(title: strings["landing_title_\(link.mode.stringPrefix)"].replacingOccurrences(of: "{app}", with: appName))
+        var page = LandingPage(title: strings[link.mode.texts.landingTitle].replacingOccurrences(of: "{app}", with: appName))
         // Rebuilt from the parsed link, never the request's own text: a raw comma there would add
         // keys to the banner's `content` (`app-argument=..., app-id=...`). Every value is percent-encoded.
         page.appArgument = ActionLinkEncoder(baseURL: publicBaseURL).appLink(ActionLinkEncoder.Parameters(
@@ -43,12 +43,12 @@ struct PageBuilder: Sendable {
             page.openURL = pivotBaseURL.map { $0 + pathAndQuery }
             let fallback = (visitor.platform == .iPadOS ? link.hints.iPadFallbackURL : nil) ?? link.hints.iOSFallbackURL
             page.storeURL = fallback.flatMap(router.policy.allowed) ?? target.storeURL
-            page.storeLabel = strings[target.storeURL == nil ? "get_app_fallback" : "get_app_store"]
+            page.storeLabel = strings[target.storeURL == nil ? .getAppFallback : .getAppStore]
         case .android(let app):
             let store = link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? target.storeURL ?? ""
             page.openURL = router.androidIntent(pathAndQuery: pathAndQuery, package: app.packageName, fallback: store)
             page.storeURL = store
-            page.storeLabel = strings["get_app_play"]
+            page.storeLabel = strings[.getAppPlay]
         }
         if link.mode != .signIn || link.continueURL.flatMap(router.policy.allowed) != nil {
             page.webURL = Self.withParameter("web=1", pathAndQuery: pathAndQuery, hasQuery: request.requestQuery != nil)
@@ -64,27 +64,27 @@ struct PageBuilder: Sendable {
 
     /// "You are in Gmail's own browser ... open the page in Safari", in the visitor's language.
     func inAppHelp(_ browser: InAppBrowser, platform: Platform, strings: PageStrings) -> String {
-        let source = browser.displayName.name ?? browser.displayName.key.map { strings[$0] }
-        let text = source == nil ? strings["inapp_help_generic"] : strings["inapp_help"].replacingOccurrences(of: "{source}", with: source ?? "")
+        let source = browser.displayName.name ?? browser.displayName.text.map { strings[$0] }
+        let text = source == nil ? strings[.inappHelpGeneric] : strings[.inappHelp].replacingOccurrences(of: "{source}", with: source ?? "")
         return text.replacingOccurrences(of: "{app}", with: appName)
             .replacingOccurrences(of: "{browser}", with: platform == .android ? "Chrome" : "Safari")
     }
 
     /// The Dynamic Links preview page; its buttons lead on with the preview skipped (`efr=1`).
     func preview(_ link: DynamicLink, app: AppTarget?, continueURL: String?, request: LinkRequest, strings: PageStrings) -> PreviewPage {
-        var page = PreviewPage(title: link.hints.socialTitle ?? strings["preview_title"], description: link.hints.socialDescription,
+        var page = PreviewPage(title: link.hints.socialTitle ?? strings[.previewTitle], description: link.hints.socialDescription,
                                continueURL: continueURL)
         let onward = Self.withParameter("efr=1", pathAndQuery: request.ownPathAndQuery, hasQuery: request.requestQuery != nil)
         switch app?.kind {
         case .apple?:
             page.openURL = pivotBaseURL.map { $0 + onward }
             page.storeURL = app?.storeURL
-            page.storeLabel = strings["get_app_store"]
+            page.storeLabel = strings[.getAppStore]
         case .android(let android)?:
             page.openURL = router.androidIntent(pathAndQuery: onward, package: android.packageName,
                                                 fallback: link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? app?.storeURL ?? "")
             page.storeURL = app?.storeURL
-            page.storeLabel = strings["get_app_play"]
+            page.storeLabel = strings[.getAppPlay]
         case nil:
             break
         }
@@ -102,7 +102,7 @@ struct PageBuilder: Sendable {
         let flows = router.debugFlows(linkQuery: request.linkQuery).map { flow in
             DebugPage.Flow(platform: flow.platform.rawValue, outcome: Self.describe(flow.route, strings: strings))
         }
-        return DebugPage(title: strings["debug_title"], shape: router.debugShape(request)?.rawValue,
+        return DebugPage(title: strings[.debugTitle], shape: router.debugShape(request)?.rawValue,
                          parameters: QueryString(request.linkQuery).items.map { DebugPage.Parameter(name: $0.name, value: $0.value) }, flows: flows)
     }
 
@@ -110,23 +110,23 @@ struct PageBuilder: Sendable {
         switch route {
         case .action(let mode, let decision):
             switch decision {
-            case .appLanding(let target): "\(strings["debug_app_landing"]) (\(target.name))"
-            case .continueToApp(let url): "\(strings["debug_redirect"]) \(url)"
+            case .appLanding(let target): "\(strings[.debugAppLanding]) (\(target.name))"
+            case .continueToApp(let url): "\(strings[.debugRedirect]) \(url)"
             case .webPage: mode.rawValue
-            case .signInInstructions: strings["signin_title"]
-            case .botPage: strings["debug_social"]
+            case .signInInstructions: strings[.signinTitle]
+            case .botPage: strings[.debugSocial]
             }
         case .dynamic(let previewFirst, let decision):
             {
                 let final = switch decision {
-                case .redirect(let url, _): "\(strings["debug_redirect"]) \(url)"
-                case .socialPreview: strings["debug_social"]
-                case .refused, .previewPage: strings["debug_refused"]
+                case .redirect(let url, _): "\(strings[.debugRedirect]) \(url)"
+                case .socialPreview: strings[.debugSocial]
+                case .refused, .previewPage: strings[.debugRefused]
                 }
-                return previewFirst ? "\(strings["debug_preview"]) \(final)" : final
+                return previewFirst ? "\(strings[.debugPreview]) \(final)" : final
             }()
         case .notALink:
-            strings["error_not_link_title"]
+            strings[.errorNotLinkTitle]
         }
     }
 
@@ -145,10 +145,10 @@ struct PageBuilder: Sendable {
         if let tenantID = link.tenantID { fields.append(HiddenField(name: "tenantId", value: tenantID)) }
         if let continueURL = link.continueURL { fields.append(HiddenField(name: "continueUrl", value: continueURL)) }
         if link.mode == .resetPassword {
-            return ResetPasswordPage(title: strings["reset_title"], email: email, error: error, fields: fields)
+            return ResetPasswordPage(title: strings[.resetTitle], email: email, error: error, fields: fields)
         }
-        let prefix = link.mode.stringPrefix
-        return ConfirmActionPage(title: strings["\(prefix)_title"], body: strings["\(prefix)_body"], button: strings["\(prefix)_button"],
+        let texts = link.mode.texts
+        return ConfirmActionPage(title: strings[texts.formTitle], body: strings[texts.formBody], button: strings[texts.formButton],
                                  email: email, newEmail: link.mode == .verifyAndChangeEmail ? newEmail : nil, fields: fields)
     }
 

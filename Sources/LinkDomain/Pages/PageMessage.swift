@@ -36,24 +36,24 @@ enum PageMessage: Equatable {
         }
     }
 
-    /// The string-table keys of the title and the paragraph.
-    var keys: (title: String, body: String) {
+    /// The strings of the title and the paragraph.
+    var texts: (title: PageText, body: PageText) {
         switch self {
-        case .notALink: ("error_not_link_title", "error_not_link_body")
-        case .unavailable: ("error_unavailable_title", "error_unavailable_body")
-        case .timedOut: ("error_timeout_title", "error_timeout_body")
-        case .badGateway: ("error_bad_gateway_title", "error_bad_gateway_body")
-        case .redirectRefused: ("error_redirect_title", "error_redirect_body")
-        case .signInInstructions: ("signin_title", "signin_body")
-        case .neutral: ("bot_title", "bot_body")
-        case .expiredCode: ("error_expired_title", "error_expired_body")
-        case .invalidCode: ("error_invalid_title", "error_invalid_body")
-        case .disabledAccount: ("error_disabled_title", "error_disabled_body")
-        case .unknownAccount: ("error_account_title", "error_account_body")
-        case .refused, .bodyTooLarge: ("error_generic_title", "error_generic_body")
-        case .formExpired: ("error_form_title", "error_form_body")
-        case .resetRequested: ("reset_requested_title", "reset_requested_body")
-        case .done(let mode, _): ("\(mode.stringPrefix)_done_title", "\(mode.stringPrefix)_done_body")
+        case .notALink: (.errorNotLinkTitle, .errorNotLinkBody)
+        case .unavailable: (.errorUnavailableTitle, .errorUnavailableBody)
+        case .timedOut: (.errorTimeoutTitle, .errorTimeoutBody)
+        case .badGateway: (.errorBadGatewayTitle, .errorBadGatewayBody)
+        case .redirectRefused: (.errorRedirectTitle, .errorRedirectBody)
+        case .signInInstructions: (.signinTitle, .signinBody)
+        case .neutral: (.botTitle, .botBody)
+        case .expiredCode: (.errorExpiredTitle, .errorExpiredBody)
+        case .invalidCode: (.errorInvalidTitle, .errorInvalidBody)
+        case .disabledAccount: (.errorDisabledTitle, .errorDisabledBody)
+        case .unknownAccount: (.errorAccountTitle, .errorAccountBody)
+        case .refused, .bodyTooLarge: (.errorGenericTitle, .errorGenericBody)
+        case .formExpired: (.errorFormTitle, .errorFormBody)
+        case .resetRequested: (.resetRequestedTitle, .resetRequestedBody)
+        case .done(let mode, _): (mode.texts.doneTitle, mode.texts.doneBody)
         }
     }
 
@@ -75,16 +75,41 @@ enum PageMessage: Equatable {
     }
 }
 
+/// The strings of one action mode's pages.
+struct ModeTexts {
+    /// "Reset your {app} password": the app's landing page, and above an error about the link.
+    var landingTitle: PageText
+    /// The form that completes the action.
+    var formTitle: PageText
+    var formBody: PageText
+    var formButton: PageText
+    /// The page after it is done.
+    var doneTitle: PageText
+    var doneBody: PageText
+}
+
 extension ActionMode {
-    /// The prefix of this mode's strings in the string tables (`reset_title`, `verify_done_body`).
-    var stringPrefix: String {
+    var texts: ModeTexts {
         switch self {
-        case .signIn: "signin"
-        case .resetPassword: "reset"
-        case .verifyEmail: "verify"
-        case .recoverEmail: "recover"
-        case .verifyAndChangeEmail: "change"
-        case .revertSecondFactorAddition: "revert"
+        case .signIn:
+            // A sign-in finishes in the app or on the continue URL: it has no form of its own and no result page.
+            ModeTexts(landingTitle: .landingTitleSignin, formTitle: .signinTitle, formBody: .signinBody, formButton: .continueButton,
+                      doneTitle: .signinTitle, doneBody: .signinBody)
+        case .resetPassword:
+            ModeTexts(landingTitle: .landingTitleReset, formTitle: .resetTitle, formBody: .passwordHint, formButton: .resetButton,
+                      doneTitle: .resetDoneTitle, doneBody: .resetDoneBody)
+        case .verifyEmail:
+            ModeTexts(landingTitle: .landingTitleVerify, formTitle: .verifyTitle, formBody: .verifyBody, formButton: .verifyButton,
+                      doneTitle: .verifyDoneTitle, doneBody: .verifyDoneBody)
+        case .recoverEmail:
+            ModeTexts(landingTitle: .landingTitleRecover, formTitle: .recoverTitle, formBody: .recoverBody, formButton: .recoverButton,
+                      doneTitle: .recoverDoneTitle, doneBody: .recoverDoneBody)
+        case .verifyAndChangeEmail:
+            ModeTexts(landingTitle: .landingTitleChange, formTitle: .changeTitle, formBody: .changeBody, formButton: .changeButton,
+                      doneTitle: .changeDoneTitle, doneBody: .changeDoneBody)
+        case .revertSecondFactorAddition:
+            ModeTexts(landingTitle: .landingTitleRevert, formTitle: .revertTitle, formBody: .revertBody, formButton: .revertButton,
+                      doneTitle: .revertDoneTitle, doneBody: .revertDoneBody)
         }
     }
 }

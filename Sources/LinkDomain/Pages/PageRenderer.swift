@@ -1,4 +1,6 @@
+import HTTPTypes
 import Mustache
+import NIOCore
 
 /// How the pages name and show the deployment's app (`branding.*`), and its App Store ID for
 /// Safari's Smart App Banner.
@@ -44,8 +46,9 @@ struct PageStrings: Sendable {
     let language: String
     let table: [String: String]
 
-    /// The string for `key`; the key itself when no table has it, so a gap shows rather than hides.
-    subscript(_ key: String) -> String { table[key] ?? key }
+    /// The string for `text`; its key when no table has it (a custom `publicDirectory` with fewer
+    /// strings: the built-in tables have every key, a test holds them to ``PageText``).
+    subscript(_ text: PageText) -> String { table[text.rawValue] ?? text.rawValue }
 }
 
 /// Renders page models with the Mustache templates of ``PageAssets`` (`Public/templates`, compiled
@@ -53,9 +56,9 @@ struct PageStrings: Sendable {
 ///
 /// Every value goes through `{{ }}`, which HTML-escapes it; templates never use `{{{ }}}`.
 public struct PageRenderer: Sendable {
-
     let library: MustacheLibrary
-    let strings: [String: [String: String]]
+    /// Each language's strings, English filling its gaps: merged once, not per page.
+    let tables: [String: PageStrings]
     /// What every page shows of the deployment: `{{brand.appName}}`, `{{brand.logoURL}}` ...
     let brand: [String: String]
 
@@ -64,28 +67,45 @@ public struct PageRenderer: Sendable {
         var library = MustacheLibrary()
         for (name, template) in assets.templates { library.register(template, named: name) }
         self.library = library
-        self.strings = assets.strings
+        let english = assets.strings["en"] ?? [:]
+        var tables: [String: PageStrings] = [:]
+        for language in Set(assets.strings.keys).union(Languages.supported) {
+            tables[language] = PageStrings(language: language, table: english.merging(assets.strings[language] ?? [:]) { $1 })
+        }
+        self.tables = tables
         self.brand = branding.values
     }
 
     /// The strings of `language`, English filling any gap.
     func strings(_ language: String) -> PageStrings {
-        PageStrings(language: language, table: (strings["en"] ?? [:]).merging(strings[language] ?? [:]) { $1 })
+        tables[language] ?? PageStrings(language: language, table: tables["en"]?.table ?? [:])
     }
 
-    /// The page's HTML: the model's properties by name, plus `t` (the strings) and `lang`.
+    /// The page as a response: HTML, never stored by a cache (pages carry codes and answers about them).
+    func response(_ status: HTTPResponse.Status, _ page: any PageModel, strings: PageStrings) -> ImmediateResponse {
+        ImmediateResponse(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                          body: ByteBuffer(string: render(page, strings: strings)))
+    }
+
+    /// The page's HTML: the model's values by name, plus `t` (the strings), `lang` and `brand`.
     func render(_ page: any PageModel, strings: PageStrings) -> String {
-        var context: [String: Any] = ["t": strings.table, "lang": strings.language, "brand": brand]
-        for child in Mirror(reflecting: page).children {
-            guard let label = child.label else { continue }
-            // An absent optional is no value at all: `{{#openURL}}` must skip its section.
-            let value = Mirror(reflecting: child.value)
-            if value.displayStyle == .optional {
-                if let wrapped = value.children.first?.value { context[label] = wrapped }
-            } else {
-                context[label] = child.value
-            }
+        library.render(PageContext(page: page, strings: strings, brand: brand), withTemplate: type(of: page).template)
+            ?? "<!doctype html><title>LinkDomain</title><p>Page unavailable.</p>"
+    }
+}
+
+/// The root of a page's template context.
+private struct PageContext: MustacheParent {
+    let page: any PageModel
+    let strings: PageStrings
+    let brand: [String: String]
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "t": strings.table
+        case "lang": strings.language
+        case "brand": brand
+        default: page.child(named: name)
         }
-        return library.render(context, withTemplate: type(of: page).template) ?? "<!doctype html><title>LinkDomain</title><p>Page unavailable.</p>"
     }
 }

@@ -23,13 +23,13 @@ public enum InAppBrowser: String, Sendable, Equatable, CaseIterable {
     case other
 
     /// The app's name as the page says it (a string key for the one that is not a brand).
-    var displayName: (name: String?, key: String?) {
+    var displayName: (name: String?, text: PageText?) {
         switch self {
         case .gmail: ("Gmail", nil)
         case .outlook: ("Outlook", nil)
         case .facebook: ("Facebook", nil)
         case .instagram: ("Instagram", nil)
-        case .googleApp: (nil, "inapp_google_app")
+        case .googleApp: (nil, .inappGoogleApp)
         case .other: (nil, nil)
         }
     }

@@ -1,5 +1,5 @@
 /// What to do with an action link for a visitor, decided from the link, the visitor's platform and
-/// the configured apps alone, so the rules fit in a table (README, "Routing") and in unit tests.
+/// the configured apps alone, so the rules fit in a table (docs/pages.md) and in unit tests.
 public enum RoutingDecision: Sendable, Equatable {
     /// Offer the app: a landing page with "Open in app", the store link, and (where the mode can
     /// complete on the web) "continue in this browser".

@@ -2,23 +2,18 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Refuses what no legitimate client sends: over-long URLs (414) and oversized headers (431), and
+/// Refuses what no legitimate client sends: over-long URLs (414) and oversized headers (431), by
+/// ``AdmissionPolicy``, and
 /// rate-limits every POST and the link API per client address (429 with `Retry-After`).
 struct AbuseLimitsMiddleware: RouterMiddleware {
     typealias Context = LinkDomainRequestContext
-
-    static let maximumURLLength = 8 * 1024
-    static let maximumHeaderBytes = 32 * 1024
 
     let limiter: RateLimiter
     let trustedProxies: Set<String>
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.uri.description.utf8.count > Self.maximumURLLength {
-            return PlainText.response(.uriTooLong, "414 URI Too Long: links are never this long.\n")
-        }
-        if Self.headerBytes(request.headers) > Self.maximumHeaderBytes {
-            return PlainText.response(.requestHeaderFieldsTooLarge, "431 Request Header Fields Too Large\n")
+        if let refusal = AdmissionPolicy.refusal(urlBytes: request.uri.description.utf8.count, headers: request.headers) {
+            return PlainText.response(refusal.status, refusal.text)
         }
         if request.method == .post || request.uri.path.hasPrefix("/v1/") {
             if let wait = await admit(request, context: context) { return PlainText.tooManyRequests(wait: wait) }
@@ -29,11 +24,6 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
     /// Takes a token from the client's bucket: nil when allowed, else the seconds to wait.
     func admit(_ request: Request, context: Context) async -> Int? {
         await limiter.take(clientAddress(request, context: context))
-    }
-
-    /// The size of the header section as sent: each line's name, ": ", value and CRLF.
-    static func headerBytes(_ headers: HTTPFields) -> Int {
-        headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
     }
 
     /// The peer's address; behind a trusted proxy, the nearest address in `X-Forwarded-For` that is

@@ -67,9 +67,11 @@ public struct LinkDomainServices: Sendable {
             ? [] : Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(accent); } }\n".utf8))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let certificates = try configuration.server.tls.map(CertificateStore.init)
-        let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, logger: logger)
-        let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet, shortLinks: linkStore,
-                                           linkEvents: linkEvents, metrics: metrics)
+        let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, metrics: metrics, logger: logger)
+        let pages = PageBuilder(router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
+                                publicBaseURL: configuration.publicBaseURL, appName: configuration.appName)
+        let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
+                                           writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
                                           authBackend: InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics),
                                           linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
@@ -139,9 +141,8 @@ public enum LinkDomainApplication {
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
         router.addRoutes(ActionPagesController<Context>(
-            pages: PageBuilder(router: services.immediate.router, pivotBaseURL: configuration.pivotBaseURL, publicBaseURL: configuration.publicBaseURL,
-                               appName: configuration.appName), renderer: services.renderer,
-            backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents, metrics: services.metrics,
+            pages: services.immediate.writer.pages, renderer: services.renderer,
+            backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
             formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon, customActionPath: configuration.actionPath,
             clock: services.clock,
             admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) },

@@ -21,16 +21,30 @@ final class LinkEventRecorder: Service, Sendable {
     let interval: Duration
     let logger: Logger
     let clock: any WallClock
+    /// The same events as counters at `/metrics`.
+    let metrics: LinkMetrics
     private let pending = Mutex<[Key: Int]>([:])
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
     /// every event counted before it was asked for.
     private let lastFlush = Mutex<Task<Void, Never>?>(nil)
 
-    init(store: any LinkStore, interval: Duration = .seconds(1), clock: any WallClock = SystemClock(), logger: Logger) {
+    init(store: any LinkStore, interval: Duration = .seconds(1), clock: any WallClock = SystemClock(), metrics: LinkMetrics = LinkMetrics(),
+         logger: Logger) {
         self.store = store
+        self.metrics = metrics
         self.interval = interval
         self.clock = clock
         self.logger = logger
+    }
+
+    /// Counts what one answer to a short link counted (``LinkAnswer/events``), here and in the metrics.
+    func record(_ events: [LinkEvent], suffix: some StringProtocol, platform: Platform) {
+        guard !events.isEmpty else { return }
+        let suffix = String(suffix)
+        for event in events {
+            metrics.count(event, platform: platform)
+            count(event, suffix: suffix, platform: platform)
+        }
     }
 
     /// Counts one event on `day` (days since 1970, UTC; today when not given).

@@ -5,14 +5,16 @@ import Testing
 
 @Suite("The configuration keys, described once")
 struct ConfigurationKeysTests {
-    @Test("the README's configuration table is the one the key table generates")
-    func readmeTable() throws {
-        let readme = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test("docs/configuration.md's configuration table is the one the key table generates")
+    func documentedTable() throws {
+        let document = try String(
+            contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs").appendingPathComponent("configuration.md"),
+            encoding: .utf8)
         let table = ConfigurationKeys.documentationTable
-        #expect(readme.contains(table + "\n"),
-                "README.md's configuration table differs from ConfigurationKeys: replace it with the output of `linkdomain keys`")
-        // Every key row in the README comes from the table (no stale row left beside it).
-        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("| `LINKDOMAIN_") }
+        #expect(document.contains(table + "\n"),
+                "docs/configuration.md's configuration table differs from ConfigurationKeys: replace it with the output of `linkdomain keys`")
+        // Every key row in docs/configuration.md comes from the table (no stale row left beside it).
+        let rows = document.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("| `LINKDOMAIN_") }
         #expect(rows.count == ConfigurationKeys.all.count)
     }
 

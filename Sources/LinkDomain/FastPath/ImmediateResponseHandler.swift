@@ -5,11 +5,13 @@ import NIOHTTP1
 import NIOHTTPTypes
 
 /// Answers on the event loop what ``ImmediateResponder`` can answer from the request head alone,
-/// before the request enters the router: the association files, the stylesheet, and links that
-/// redirect straight on. These are most of a link domain's traffic, and the router's task per
-/// request cost three quarters of their time (BENCHMARKS.md). Everything else passes through.
+/// before the request enters the router: the association files, the stylesheet, and every link
+/// whose answer needs no backend. These are most of a link domain's traffic, and the router's task
+/// per request cost three quarters of their time (BENCHMARKS.md). Everything else passes through.
+/// On plain HTTP/1.1, ``RawRequestHandler`` has tried each request from its bytes already; only
+/// the requests it leaves to NIO's decoder wholesale (after one it is unsure of) are tried here.
 ///
-/// ``ImmediateResponseStateMachine`` decides what to do with each part; this handler only reads
+/// ``ConnectionStateMachine`` decides what to do with each part; this handler only reads
 /// parts and writes answers. ``ResponseFinisher`` gives them the same headers, metrics and log
 /// line as the router's.
 final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -27,11 +29,15 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let start: ContinuousClock.Instant
     }
 
-    private static let close = MarkerScanner(["close"])
     let responder: ImmediateResponder
     let finisher: ResponseFinisher
     let logger: Logger
-    private var state = ImmediateResponseStateMachine<Answer>()
+    /// The connection's (the idle timeout's, which comes first in the pipeline), or its own.
+    private(set) var ledger = ConnectionLedger()
+    /// The answer to the request being read, written when its end arrives.
+    private var pending: Answer?
+    /// The refusal that closes the connection, while it waits for earlier responses.
+    private var refusal: Answer?
 
     init(responder: ImmediateResponder, finisher: ResponseFinisher, logger: Logger) {
         self.responder = responder
@@ -39,21 +45,39 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         self.logger = logger
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        if let timeout = try? context.pipeline.syncOperations.handler(type: ConnectionTimeoutHandler.self) { ledger = timeout.ledger }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let action = switch unwrapInboundIn(data) {
-        case .head(let request): UpgradeRefusal.applies(to: request) ? state.refuse(refusal(request, context: context)) : state.head { answer(request) }
-        case .body: state.body()
-        case .end: state.end()
+        let action: ConnectionStateMachine.Action
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            if UpgradeRefusal.applies(to: request) {
+                refusal = makeRefusal(request, context: context)
+                action = ledger.requests.refuse()
+            } else {
+                action = ledger.requests.head {
+                    pending = answer(request)
+                    return pending != nil
+                }
+            }
+        case .body: action = ledger.requests.body()
+        case .end: action = ledger.requests.end()
         }
         perform(action, data: data, context: context)
     }
 
-    private func perform(_ action: ImmediateResponseStateMachine<Answer>.Action, data: NIOAny?, context: ChannelHandlerContext) {
+    private func perform(_ action: ConnectionStateMachine.Action, data: NIOAny?, context: ChannelHandlerContext) {
         switch action {
         case .forward: if let data { context.fireChannelRead(data) }
         case .drop: break
-        case .write(let answer): write(answer, context: context, promise: nil)
-        case .writeAndClose(let answer):
+        case .write:
+            if let answer = pending { write(answer, context: context, promise: nil) }
+            pending = nil
+        case .writeRefusalAndClose:
+            guard let answer = refusal else { return }
+            refusal = nil
             // Closed once the refusal is out; a client that never reads it meets the idle timeout.
             let written = context.eventLoop.makePromise(of: Void.self)
             let channel = context.channel
@@ -65,16 +89,16 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
         context.write(data, promise: promise)
-        if let action = state.responseEnded() { perform(action, data: nil, context: context) }
+        if let action = ledger.responseEnded() { perform(action, data: nil, context: context) }
     }
 
     /// After a refusal nothing more is read: the bytes a client sends after an Upgrade or CONNECT
     /// would otherwise pile up in the HTTP decoder, which stops parsing there (unbounded memory).
     func read(context: ChannelHandlerContext) {
-        if !state.isClosing { context.read() }
+        if !ledger.requests.isClosing { context.read() }
     }
 
-    private func refusal(_ request: HTTPRequest, context: ChannelHandlerContext) -> Answer {
+    private func makeRefusal(_ request: HTTPRequest, context: ChannelHandlerContext) -> Answer {
         // HTTP/2 has no Connection field and no upgrades; a CONNECT stream is refused alone.
         let response = UpgradeRefusal.response(to: request, closing: isHTTP1(context))
         return Answer(response: response, request: request, route: "refused", path: request.method == .connect ? "-" : request.path ?? "-",
@@ -87,19 +111,17 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
 
     private func answer(_ request: HTTPRequest) -> Answer? {
         guard request.method == .get || request.method == .head, let target = request.path,
-              // Limits, and closing the connection, are the router's to answer.
-              target.utf8.count <= AbuseLimitsMiddleware.maximumURLLength,
-              !(request.headerFields[.connection].map { Self.close.scan($0) != 0 } ?? false)
+              AdmissionPolicy.mayAnswerOnEventLoop(targetBytes: target.utf8.count, headerBytes: AdmissionPolicy.headerBytes(request.headerFields),
+                                                   keepsConnection: AdmissionPolicy.keepsConnection(request.headerFields))
         else { return nil }
         let start = ContinuousClock.now
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { target[..<$0] } ?? target[...]
         guard let (kind, route) = responder.match(path),
-              AbuseLimitsMiddleware.headerBytes(request.headerFields) <= AbuseLimitsMiddleware.maximumHeaderBytes,
-              let response = responder.respond(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
-                                               headers: ImmediateResponder.RequestHeaders(request.headerFields))
+              let answer = responder.answer(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
+                                            headers: ImmediateResponder.RequestHeaders(request.headerFields), logger: logger)
         else { return nil }
-        return Answer(response: response, request: request, route: route,
+        return Answer(response: answer.response, request: request, route: route,
                       path: String(path), start: start)
     }
 

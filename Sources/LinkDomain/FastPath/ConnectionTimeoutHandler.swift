@@ -14,14 +14,10 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
 
     let timeout: TimeAmount
-    /// Requests whose head has arrived and whose response has not finished.
-    private var inProgress = 0
-    /// Between a request's head and its end.
-    private var reading = false
-    /// Shared with ``RawRequestHandler``, whose answers are activity too.
+    /// Shared with ``RawRequestHandler`` and ``ImmediateResponseHandler``: their answers are
+    /// activity too, and the requests they pass on are the ones in progress.
     let ledger = ConnectionLedger()
     private var check: Scheduled<Void>?
     /// Since when the connection has taken no more output, if it is refusing it now.
@@ -59,24 +55,7 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         ledger.lastActivity = .now()
-        switch unwrapInboundIn(data) {
-        case .head:
-            inProgress += 1
-            reading = true
-        case .body:
-            break
-        case .end:
-            reading = false
-        }
         context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            inProgress -= 1
-            ledger.responseEnded()
-        }
-        context.write(data, promise: promise)
     }
 
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
@@ -87,7 +66,7 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
             if let since = unwritableSince, now >= since + timeout {
                 // Output stalled for a whole timeout: a client that never reads its answers.
                 context.close(promise: nil)
-            } else if inProgress > 0 && !reading {
+            } else if ledger.passedOn > 0 && !ledger.requests.isReadingRequest {
                 schedule(context, at: unwritableSince.map { $0 + timeout } ?? now + timeout)
             } else if now >= ledger.lastActivity + timeout {
                 context.close(promise: nil)

@@ -1,22 +1,6 @@
 import Logging
 import NIOCore
 
-/// What the handlers of one connection share, on its event loop.
-final class ConnectionLedger {
-    /// Requests given to NIO's HTTP decoder whose responses have not ended.
-    var passedOn = 0
-    /// When the connection last did something (a request read, an answer written).
-    var lastActivity = NIODeadline.now()
-
-    init() {}
-
-    /// A response to a request passed on ended.
-    func responseEnded() {
-        passedOn = max(0, passedOn - 1)
-        lastActivity = .now()
-    }
-}
-
 /// The first handler of a plain HTTP/1.1 connection: answers the hot requests (association files,
 /// the stylesheet, straight redirects) from the connection's bytes, before NIO's HTTP decoder and
 /// the conversions to HTTP types, the handler chain and the router, which cost several times the
@@ -156,7 +140,7 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     answered = true
                     bytes.moveReaderIndex(forwardBy: head.length)
                 } else if let request = bytes.readSlice(length: head.length) {
-                    ledger.passedOn += 1
+                    ledger.requests.passedOnFromBytes()
                     passedOn = true
                     context.fireChannelRead(wrapInboundOut(request))
                 } else {
@@ -171,7 +155,7 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let start = ContinuousClock.now
         return bytes.withUnsafeReadableBytes { raw in
             guard let answer = responder.answer(head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache,
-                                                allocator: context.channel.allocator) else { return false }
+                                                allocator: context.channel.allocator, logger: logger) else { return false }
             context.write(wrapOutboundOut(.byteBuffer(answer.bytes)), promise: nil)
             responder.record(answer, head: head, in: raw, since: start, logger: logger)
             return true

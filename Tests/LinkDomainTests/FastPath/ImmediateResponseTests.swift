@@ -128,13 +128,14 @@ struct ImmediateResponseTests {
     func shortLinkKinds() async throws {
         let services = try await Self.withShortLinks()
         let responder = services.immediate
-        #expect(responder.kind(of: "/Dyn1") == .shortLink)
-        #expect(responder.kind(of: "/healthz") == nil && responder.kind(of: "/metrics") == nil)
-        #expect(responder.kind(of: "/a/b") == nil && responder.kind(of: "/a.b") == nil)
-        #expect(responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: .init(userAgent: Self.desktop)) == nil)
+        #expect(responder.match("/Dyn1")?.kind == .shortLink)
+        #expect(responder.match("/healthz") == nil && responder.match("/metrics") == nil)
+        #expect(responder.match("/a/b") == nil && responder.match("/a.b") == nil)
+        let logger = Logger(label: "test")
+        #expect(responder.answer(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: .init(userAgent: Self.desktop), logger: logger) == nil)
         _ = try await services.linkStore.shortLink(suffix: "Dyn1")
-        let answer = responder.respond(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: .init(userAgent: Self.desktop))
-        #expect(answer?.status == .found && answer?.headers[.location] == "https://example.com/product")
+        let answer = responder.answer(to: .shortLink, method: .get, path: "/Dyn1", query: nil, headers: .init(userAgent: Self.desktop), logger: logger)
+        #expect(answer?.response.status == .found && answer?.response.headers[.location] == "https://example.com/product")
     }
 
     @Test("live answers carry a Date header in the HTTP format")

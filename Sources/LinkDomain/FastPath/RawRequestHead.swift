@@ -36,7 +36,8 @@ struct RawRequestHead: Equatable {
     var platformHint: Range<Int>?
     var ifNoneMatch: Range<Int>?
     var forwardedProto: Range<Int>?
-    /// The size of the header section as ``AbuseLimitsMiddleware/headerBytes(_:)`` counts it.
+    var acceptLanguage: Range<Int>?
+    /// The size of the header section as ``AdmissionPolicy/headerBytes(_:)`` counts it.
     var headerBytes = 0
     /// A GET with nothing that needs the router: no `Connection` other than `keep-alive`, no
     /// `Expect`, no repeated or non-ASCII field among those the answer reads.
@@ -91,6 +92,8 @@ struct RawRequestHead: Equatable {
                 answerable = answerable && isASCII && set(&head.ifNoneMatch, value)
             case .forwardedProto:
                 answerable = answerable && isASCII && set(&head.forwardedProto, value)
+            case .acceptLanguage:
+                answerable = answerable && isASCII && set(&head.acceptLanguage, value)
             case .other:
                 break
             }
@@ -191,12 +194,13 @@ struct RawRequestHead: Equatable {
 
     /// The fields the reader looks at, recognised without allocating.
     private enum FieldName {
-        case transferEncoding, contentLength, connection, expect, upgrade, userAgent, platformHint, ifNoneMatch, forwardedProto, other
+        case transferEncoding, contentLength, connection, expect, upgrade, userAgent, platformHint, ifNoneMatch, forwardedProto, acceptLanguage
+        case other
 
         private static let names: [(String, FieldName)] = [
             ("transfer-encoding", .transferEncoding), ("content-length", .contentLength), ("connection", .connection), ("expect", .expect),
             ("upgrade", .upgrade), ("user-agent", .userAgent), ("sec-ch-ua-platform", .platformHint), ("if-none-match", .ifNoneMatch),
-            ("x-forwarded-proto", .forwardedProto),
+            ("x-forwarded-proto", .forwardedProto), ("accept-language", .acceptLanguage),
         ]
 
         init(_ bytes: UnsafeRawBufferPointer, _ name: Range<Int>) {

@@ -38,10 +38,11 @@ struct RawResponder: Sendable {
 
     /// The answer to the GET whose head starts `bytes`, or nil when it is the router's.
     func answer(_ head: RawRequestHead, in bytes: UnsafeRawBufferPointer, peer: () -> String?, cache: inout Cache,
-                allocator: ByteBufferAllocator) -> Answer? {
+                allocator: ByteBufferAllocator, logger: Logger) -> Answer? {
         // Limits are the router's to answer.
-        guard head.isAnswerable, head.target.count <= AbuseLimitsMiddleware.maximumURLLength,
-              head.headerBytes <= AbuseLimitsMiddleware.maximumHeaderBytes else { return nil }
+        guard head.isAnswerable, AdmissionPolicy.mayAnswerOnEventLoop(targetBytes: head.target.count, headerBytes: head.headerBytes) else {
+            return nil
+        }
         let target = UnsafeRawBufferPointer(rebasing: bytes[head.target])
         let mark = target.firstIndex(of: UInt8(ascii: "?"))
         guard let (kind, route) = immediate.match(UnsafeRawBufferPointer(rebasing: target[..<(mark ?? target.endIndex)])) else { return nil }
@@ -56,10 +57,10 @@ struct RawResponder: Sendable {
         let query = mark.map { targetText.utf8.index(targetText.startIndex, offsetBy: $0 + 1) }.map { targetText[$0...] }
         let path = mark.map { targetText[..<targetText.utf8.index(targetText.startIndex, offsetBy: $0)] } ?? targetText[...]
         let headers = ImmediateResponder.RequestHeaders(userAgent: text(head.userAgent), platformHint: text(head.platformHint),
-                                                        ifNoneMatch: text(head.ifNoneMatch))
+                                                        ifNoneMatch: text(head.ifNoneMatch), acceptLanguage: text(head.acceptLanguage))
         let writer = https ? secure : plain
         let response: ImmediateResponse
-        switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers) {
+        switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers, logger: logger) {
         case .response(let fixed):
             response = fixed
         case .redirect(let status, let location):

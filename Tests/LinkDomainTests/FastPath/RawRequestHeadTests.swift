@@ -34,7 +34,7 @@ struct RawRequestHeadTests {
                                   HTTPField(name: .secCHUAPlatform, value: "\"Android\""), HTTPField(name: .ifNoneMatch, value: "\"abc\""),
                                   HTTPField(name: .xForwardedProto, value: "https"), HTTPField(name: .connection, value: "Keep-Alive"),
                                   HTTPField(name: .contentLength, value: "0")])
-        #expect(head.headerBytes == AbuseLimitsMiddleware.headerBytes(fields))
+        #expect(head.headerBytes == AdmissionPolicy.headerBytes(fields))
     }
 
     @Test("a head still arriving waits; one longer than the limit goes to NIO's decoder")

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HTTPTypes
+import Logging
+import NIOCore
+
+/// Answers the requests that need no I/O from the request head alone: association files, the
+/// stylesheet, and every link whose answer needs no backend (redirects and the pages made from the
+/// link alone), short links this replica has resolved before included.
+///
+/// It decides nothing about links: ``LinkRouter/answer(_:visitor:method:isShortLink:acceptLanguage:)``
+/// does, and ``LinkAnswerWriter`` writes the answer, as for the router's pages. Requests it does
+/// not answer (nil) go on to the router.
+struct ImmediateResponder: Sendable {
+    /// The request fields an answer here reads.
+    struct RequestHeaders {
+        var userAgent: String?
+        var platformHint: String?
+        var ifNoneMatch: String?
+        var acceptLanguage: String?
+
+        init(userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil, acceptLanguage: String? = nil) {
+            self.userAgent = userAgent
+            self.platformHint = platformHint
+            self.ifNoneMatch = ifNoneMatch
+            self.acceptLanguage = acceptLanguage
+        }
+
+        init(_ fields: HTTPFields) {
+            self.init(userAgent: fields[.userAgent], platformHint: fields[.secCHUAPlatform], ifNoneMatch: fields[.ifNoneMatch],
+                      acceptLanguage: fields[.acceptLanguage])
+        }
+    }
+
+    enum Kind: Sendable {
+        case appleAssociation, androidAssociation, stylesheet, link
+        /// `/<suffix>`: answered when the link is cached; its route pattern is the router's catch-all.
+        case shortLink
+    }
+
+    let files: AssociationFiles
+    let stylesheet: ImmediateResponse
+    let writer: LinkAnswerWriter
+    let shortLinks: CachedLinkStore
+    let linkEvents: LinkEventRecorder
+    /// The fixed paths answered here (their own route patterns, as metrics count them); a handful,
+    /// compared as bytes so that a request's path never has to become a `String` to be found.
+    let routes: [(path: String, kind: Kind)]
+
+    var router: LinkRouter { writer.pages.router }
+
+    init(configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], writer: LinkAnswerWriter,
+         shortLinks: CachedLinkStore, linkEvents: LinkEventRecorder) {
+        self.shortLinks = shortLinks
+        self.linkEvents = linkEvents
+        self.files = files
+        self.writer = writer
+        self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
+                                            body: ByteBuffer(bytes: stylesheet))
+        let fixed: [(String, Kind)] = [
+            (RoutePaths.appleAssociation, .appleAssociation), (RoutePaths.appleAssociationAtRoot, .appleAssociation),
+            (RoutePaths.androidAssociation, .androidAssociation), (RoutePaths.stylesheet, .stylesheet),
+        ]
+        var links: [(String, Kind)] = []
+        for path in RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath) + ["/"] where !fixed.contains(where: { $0.0 == path }) {
+            links.append((path, .link))
+        }
+        self.routes = fixed + links
+    }
+
+    /// What `path` is, if it may be answered here, and its route pattern as metrics count it.
+    func match(_ path: UnsafeRawBufferPointer) -> (kind: Kind, route: String)? {
+        for route in routes where route.path.utf8.count == path.count {
+            // The paths are literals and configuration: native strings, whose bytes are at hand.
+            let equal = route.path.utf8.withContiguousStorageIfAvailable { bytes in
+                guard let wanted = bytes.baseAddress, let given = path.baseAddress else { return bytes.isEmpty }
+                return memcmp(wanted, given, path.count) == 0
+            } ?? route.path.utf8.elementsEqual(path)
+            if equal { return (route.kind, route.path) }
+        }
+        guard path.first == UInt8(ascii: "/"), ShortLinkPath.suffix(ofPath: Substring(decoding: path, as: UTF8.self)) != nil else { return nil }
+        return (.shortLink, RoutePaths.catchAll)
+    }
+
+    func match(_ path: Substring) -> (kind: Kind, route: String)? {
+        var path = path
+        return path.withUTF8 { match(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// What ``answer(to:method:path:query:headers:logger:)`` answers, with redirects not yet made
+    /// into responses: the event loop writes their few bytes directly.
+    enum Answer {
+        case response(ImmediateResponse)
+        case redirect(HTTPResponse.Status, location: String)
+
+        var response: ImmediateResponse {
+            switch self {
+            case .response(let response): response
+            case .redirect(let status, let location): .redirect(status, to: location)
+            }
+        }
+    }
+
+    /// The answer to a GET or HEAD of `path`, or nil when it takes more than the head. A GET of a
+    /// short link counts its events, as the router's answer does.
+    func answer(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders,
+                logger: Logger) -> Answer? {
+        switch kind {
+        case .appleAssociation:
+            return .response(files.apple.response(ifNoneMatch: headers.ifNoneMatch))
+        case .androidAssociation:
+            return .response(files.android.response(ifNoneMatch: headers.ifNoneMatch))
+        case .stylesheet:
+            return .response(stylesheet)
+        case .link:
+            // `/` carries Dynamic Links only; without one it is the router's 404.
+            if path == "/", !LegacyLinkQuery.mayCarryLink(query) { return nil }
+            return answer(LinkRequest(path: path, query: query), method: method, headers: headers, suffix: nil, logger: logger)
+        case .shortLink:
+            let suffix = path.dropFirst()
+            // An unknown suffix may still be a long link on another path (the router's).
+            // A link this replica has not resolved yet is read from the store by the router.
+            guard let record = shortLinks.cached(suffix: String(suffix)) else { return nil }
+            return answer(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), method: method,
+                          headers: headers, suffix: suffix, logger: logger)
+        }
+    }
+
+    private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, suffix: Substring?, logger: Logger) -> Answer? {
+        let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
+        let answer = router.answer(link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage)
+        let written: Answer
+        switch answer.reply {
+        case .actionPage: return nil
+        case .redirect(let status, let location): written = .redirect(status, location: location)
+        case .page:
+            guard let page = writer.response(answer, link: link, visitor: visitor, logger: logger) else { return nil }
+            written = .response(page)
+        }
+        if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
+        return written
+    }
+}

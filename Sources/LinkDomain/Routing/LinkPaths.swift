@@ -1,0 +1,20 @@
+/// Which request paths may name a short link: `/<suffix>` with a suffix that could exist, and
+/// never one of the single-segment paths the service serves itself. The event loop and the
+/// router's catch-all both ask here, so a path is a short link either way or neither.
+enum ShortLinkPath {
+    /// The suffix `path` names, if it may name one.
+    static func suffix(ofPath path: Substring) -> Substring? {
+        guard path.utf8.first == UInt8(ascii: "/"), !RoutePaths.reservedSingleSegments.contains(String(path)) else { return nil }
+        let suffix = path.dropFirst()
+        return SuffixGenerator.isPlausible(suffix) ? suffix : nil
+    }
+}
+
+/// Which requests off the email-link paths may carry a Dynamic Links long link (`/?link=...`,
+/// `/any/path?link=...&apn=...`): the others are not links at all, and answered 404.
+enum LegacyLinkQuery {
+    static func mayCarryLink(_ query: Substring?) -> Bool {
+        let parameters = QueryString(query ?? "")
+        return parameters["link"] != nil || parameters["deep_link_id"] != nil
+    }
+}

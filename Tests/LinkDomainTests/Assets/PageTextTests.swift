@@ -1,0 +1,59 @@
+import Foundation
+import Mustache
+import Testing
+
+@testable import LinkDomain
+
+@Suite("Page strings are typed")
+struct PageTextTests {
+    @Test("every language's table has exactly the keys of PageText: a missing or stray translation fails here, not on a page")
+    func tablesComplete() throws {
+        let assets = try PageAssets.builtIn()
+        let keys = Set(PageText.allCases.map(\.rawValue))
+        #expect(Set(assets.strings.keys) == Set(Languages.supported))
+        for (language, table) in assets.strings {
+            #expect(keys.subtracting(table.keys).sorted() == [], "\(language) lacks these")
+            #expect(Set(table.keys).subtracting(keys).sorted() == [], "\(language) has keys no page uses")
+        }
+    }
+
+    @Test("every {{t.key}} in the templates names a PageText")
+    func templatesUseKnownKeys() throws {
+        let assets = try PageAssets.builtIn()
+        let keys = Set(PageText.allCases.map(\.rawValue))
+        var used = 0
+        for (path, text) in PageAssets.builtInFiles where path.hasPrefix("templates/") {
+            for match in text.matches(of: /\{\{[#^\/]?t\.([a-z_]+)\}\}/) {
+                used += 1
+                #expect(keys.contains(String(match.output.1)), "\(path): t.\(match.output.1)")
+            }
+        }
+        #expect(used > 10 && !assets.templates.isEmpty)
+    }
+
+    /// Each model's values by their property names, as a template sees them, without reflection:
+    /// a property the model does not name would vanish from custom templates.
+    @Test("page models name every property to the templates", arguments: PageTextTests.models)
+    func modelsNameEveryProperty(model: any PageModel) {
+        for child in Mirror(reflecting: model).children {
+            guard let label = child.label else { continue }
+            let value = Mirror(reflecting: child.value)
+            let isAbsent = value.displayStyle == .optional && value.children.isEmpty
+            let named = model.child(named: label)
+            #expect(isAbsent ? named == nil : named != nil, "\(type(of: model)).\(label)")
+        }
+    }
+
+    static let models: [any PageModel] = [
+        MessagePage(title: "t", purpose: "p", paragraphs: ["a"], actionURL: "u", actionLabel: "l",
+                    resetRequest: ResetRequestForm(fields: [HiddenField(name: "n", value: "v")])),
+        MessagePage(title: "t", paragraphs: []),
+        ConfirmActionPage(title: "t", body: "b", button: "x", email: "e", newEmail: "n", fields: []),
+        ResetPasswordPage(title: "t", email: "e", error: "r", fields: []),
+        LandingPage(title: "t", openURL: "o", storeURL: "s", storeLabel: "l", webURL: "w", inAppHelp: "h", pageURL: "p", appArgument: "a"),
+        LandingPage(title: "t"),
+        PreviewPage(title: "t", description: "d", continueURL: "c", openURL: "o", storeURL: "s", storeLabel: "l"),
+        SocialPage(title: "t", description: "d", imageURL: "i"),
+        DebugPage(title: "t", shape: "s", parameters: [.init(name: "n", value: "v")], flows: [.init(platform: "p", outcome: "o")]),
+    ]
+}
