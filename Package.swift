@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "linkdomain", targets: ["linkdomain"]),
         .library(name: "LinkDomain", targets: ["LinkDomain"]),
+        // What the fuzzers (their own package) and the tests drive; never linked into the binary.
+        .library(name: "LinkDomainExercises", targets: ["LinkDomainExercises"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -48,14 +50,23 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // EmbeddedChannel: the request-head exercise checks the event loop's reader against NIO's decoder.
-                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .target(
+            name: "LinkDomainExercises",
+            dependencies: [
+                "LinkDomain",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // EmbeddedChannel: the request-head exercise checks the event loop's reader against NIO's decoder.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -71,6 +82,7 @@ let package = Package(
             name: "LinkDomainTests",
             dependencies: [
                 "LinkDomain",
+                "LinkDomainExercises",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -10,19 +10,19 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "LinkParserFuzzer",
-            dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomainExercises", package: "LinkDomain")]
         ),
         .executableTarget(
             name: "IdentityToolkitFuzzer",
-            dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomainExercises", package: "LinkDomain")]
         ),
         .executableTarget(
             name: "MailFuzzer",
-            dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomainExercises", package: "LinkDomain")]
         ),
         .executableTarget(
             name: "RequestHeadFuzzer",
-            dependencies: ["FuzzerDriver", .product(name: "LinkDomain", package: "LinkDomain")]
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomainExercises", package: "LinkDomain")]
         ),
         .target(name: "FuzzerDriver"),
     ],

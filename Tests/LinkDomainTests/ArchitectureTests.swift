@@ -88,4 +88,16 @@ struct ArchitectureTests {
             }
         }
     }
+
+    @Test("the library holds the product only: no test clock, exercise or NIOEmbedded in it (they are LinkDomainExercises')")
+    func productOnly() throws {
+        let sources = try Self.sources()
+        #expect(!sources.isEmpty)
+        for (folder, files) in sources {
+            for (file, text) in files {
+                #expect(!text.contains("import NIOEmbedded"), "\(folder)/\(file)")
+                #expect(text.firstMatch(of: /(?:class|struct|enum) \w*(?:Exercise|ManualWallClock)\b/) == nil, "\(folder)/\(file)")
+            }
+        }
+    }
 }

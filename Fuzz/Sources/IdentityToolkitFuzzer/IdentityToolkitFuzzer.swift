@@ -1,6 +1,6 @@
 import Dispatch
 import FuzzerDriver
-import LinkDomain
+import LinkDomainExercises
 
 /// The exercise, made once: a store with a signed-in user the inputs act on.
 nonisolated(unsafe) private var exercise: IdentityToolkitExercise?

@@ -1,5 +1,5 @@
 import FuzzerDriver
-import LinkDomain
+import LinkDomainExercises
 
 /// libFuzzer's entry point: any bytes through ``MailExercise`` (a relay's replies, relay URLs,
 /// addresses, the email action API's body, the mail encodings). A broken promise stops the run.

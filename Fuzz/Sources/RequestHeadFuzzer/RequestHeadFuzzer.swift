@@ -1,5 +1,5 @@
 import FuzzerDriver
-import LinkDomain
+import LinkDomainExercises
 
 /// libFuzzer's entry point: any bytes as a connection's first bytes, through ``RequestHeadExercise``
 /// (the event loop's request-head reader, checked against NIO's HTTP decoder). A broken promise

@@ -1,6 +1,6 @@
 /// A `POST /v1/accounts:sendOobCode` body, read and checked: what to send, to whom, with which
 /// ActionCodeSettings. Pure: no I/O, so every refusal is tested without a server.
-struct EmailActionRequest: Sendable, Equatable {
+package struct EmailActionRequest: Sendable, Equatable {
     enum Subject: Sendable, Equatable {
         /// EMAIL_SIGNIN and PASSWORD_RESET name the address.
         case email(String)
@@ -29,7 +29,7 @@ struct EmailActionRequest: Sendable, Equatable {
     }
 
     /// Reads `body`; `locale` is `X-Firebase-Locale` (a body's or query's `lang` otherwise).
-    init(_ body: RequestBody, locale: String?) throws(IdentityToolkitError) {
+    package init(_ body: RequestBody, locale: String?) throws(IdentityToolkitError) {
         guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
         guard let type = OobRequestType(rawValue: typeName) else { throw IdentityToolkitError(.invalidRequestType, detail: typeName) }
         requestType = type

@@ -1,7 +1,7 @@
 /// Creating, changing and deleting accounts: `signUp` (and the admin create call, and an anonymous
 /// account's upgrade), `update` without a code, `delete`.
 extension AccountService {
-    func signUp(_ body: RequestBody, _ context: CallContext) async throws -> SignUpResponse {
+    package func signUp(_ body: RequestBody, _ context: CallContext) async throws -> SignUpResponse {
         try refuseUnsupported(body)
         if body.has("localId") && (!context.isAdmin || body.has("idToken")) {
             throw IdentityToolkitError(.unexpectedParameter, detail: "User ID")

@@ -61,7 +61,7 @@ extension AccountService {
     }
 
     /// The emulator's project configuration: what it reports, and what a `PATCH` changes.
-    func emulatorConfig(patch body: RequestBody?) throws -> EmulatorProjectConfig {
+    package func emulatorConfig(patch body: RequestBody?) throws -> EmulatorProjectConfig {
         if let body, case .object(let privacy)? = body.fields["emailPrivacyConfig"], case .boolean(let improved)? = privacy["enableImprovedEmailPrivacy"] {
             overrides.enumerationProtection = improved
         }

@@ -74,7 +74,7 @@ extension AccountService {
         return response
     }
 
-    func projectConfig() -> ProjectConfigResponse {
+    package func projectConfig() -> ProjectConfigResponse {
         ProjectConfigResponse(projectId: settings.projectID, authorizedDomains: settings.authorizedDomains)
     }
 

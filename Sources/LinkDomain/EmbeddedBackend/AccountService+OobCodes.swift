@@ -1,7 +1,7 @@
 /// Out-of-band codes: issuing them (`sendOobCode`), listing them (the emulator's outbox), and
 /// reading them; spending them is ``AccountService`` + SpendingCodes.
 extension AccountService {
-    func sendOobCode(_ body: RequestBody, _ context: CallContext) async throws -> GetOobConfirmationCodeResponse {
+    package func sendOobCode(_ body: RequestBody, _ context: CallContext) async throws -> GetOobConfirmationCodeResponse {
         guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
         guard let type = OobRequestType(rawValue: typeName), type != .recoverEmail, type != .revertSecondFactorAddition else {
             throw IdentityToolkitError(.invalidRequestType, detail: typeName)
@@ -93,7 +93,7 @@ extension AccountService {
         }
     }
 
-    func listCodes(projectID: String) async throws -> OobCodesResponse {
+    package func listCodes(projectID: String) async throws -> OobCodesResponse {
         // Codes requests asked for before this listing are in it, even those made after their answers.
         await pendingWork.drain()
         let codes = try await store.codes(projectID: projectID)

@@ -115,7 +115,7 @@ extension AccountService {
     /// Takes `grant_type`/`refresh_token` (the REST spelling) or `grantType`/`refreshToken` (what some
     /// clients send), as a form or JSON. The new ID token keeps the sign-in's `auth_time` and
     /// provider: a refresh is not a new login.
-    func refresh(_ body: RequestBody) async throws -> RefreshTokenResponse {
+    package func refresh(_ body: RequestBody) async throws -> RefreshTokenResponse {
         guard let grantType = body.string("grant_type") ?? body.string("grantType") else { throw IdentityToolkitError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
         guard let token = body.string("refresh_token") ?? body.string("refreshToken") else { throw IdentityToolkitError.missingRefreshToken }

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 /// Who is calling and for which tenant: client calls carry an API key, admin calls `Bearer owner`.
-struct CallContext: Sendable {
+package struct CallContext: Sendable {
     var tenantID: String = ""
     var isAdmin = false
     /// From `X-Firebase-Locale`; the language action links carry.
@@ -11,10 +11,17 @@ struct CallContext: Sendable {
     /// The caller's address as the abuse limits see it (behind trusted proxies, the forwarded one):
     /// what per-client budgets and shares count by. Empty for calls the service makes itself.
     var clientAddress = ""
+
+    package init(tenantID: String = "", isAdmin: Bool = false, languageCode: String? = nil, clientAddress: String = "") {
+        self.tenantID = tenantID
+        self.isAdmin = isAdmin
+        self.languageCode = languageCode
+        self.clientAddress = clientAddress
+    }
 }
 
 /// The Identity-Toolkit-compatible account operations of the embedded backend.
-struct AccountService: Sendable {
+package struct AccountService: Sendable {
     let settings: EmbeddedBackendSettings
     let store: any AuthStore
     let tokens: TokenIssuer
@@ -34,6 +41,16 @@ struct AccountService: Sendable {
     /// `emailEnumerationProtection`, unless the emulator's hook changed it.
     var hidesAccounts: Bool { overrides.enumerationProtection ?? settings.emailEnumerationProtection }
 
+    package init(settings: EmbeddedBackendSettings, store: any AuthStore, tokens: TokenIssuer, clock: any WallClock, logger: Logger,
+                 outbox: MailOutbox? = nil, pendingWork: PendingWork = PendingWork()) {
+        self.settings = settings
+        self.store = store
+        self.tokens = tokens
+        self.clock = clock
+        self.logger = logger
+        self.outbox = outbox
+        self.pendingWork = pendingWork
+    }
 
     // MARK: Shared by the operations
 

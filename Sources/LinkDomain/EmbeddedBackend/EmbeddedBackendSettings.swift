@@ -23,7 +23,7 @@ public struct EmbeddedBackendSettings: Sendable {
     /// The bearer tokens a deployment accepts on admin calls.
     public var adminKeys: [String] = []
     /// scrypt's cost for new password hashes (existing hashes keep their own).
-    var passwordHashRounds = PasswordHasher.defaultRounds
+    package var passwordHashRounds = PasswordHasher.defaultRounds
 
     public init(projectID: String, apiKey: String, publicBaseURL: String, linkHost: String, authorizedDomains: [String],
                 emailEnumerationProtection: Bool = true, codeLifetimeSeconds: Int = 3600) {

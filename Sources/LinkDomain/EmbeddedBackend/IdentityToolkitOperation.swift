@@ -3,8 +3,8 @@ import HTTPTypes
 /// Every Identity Toolkit operation the embedded backend serves, once: its v1 name, the legacy v3
 /// `relyingparty/` name that maps to it, how it is called and what serves it. The routes, the
 /// legacy paths, the body limits and the fuzzer's exercise all read this one table.
-struct IdentityToolkitOperation: Sendable {
-    typealias Serve = @Sendable (AccountService, RequestBody, CallContext) async throws -> any Encodable & Sendable
+package struct IdentityToolkitOperation: Sendable {
+    package typealias Serve = @Sendable (AccountService, RequestBody, CallContext) async throws -> any Encodable & Sendable
 
     /// `accounts:NAME`, the admin create call `accounts`, or a project's `createSessionCookie`.
     let name: String
@@ -14,7 +14,7 @@ struct IdentityToolkitOperation: Sendable {
     var method = HTTPRequest.Method.post
     /// Imports carry up to 1000 accounts with their hashes: their bodies may be larger than other calls'.
     var takesLargeBody = false
-    let serve: Serve
+    package let serve: Serve
 
     init(_ name: String, legacyName: String? = nil, method: HTTPRequest.Method = .post, takesLargeBody: Bool = false, serve: @escaping Serve) {
         self.name = name
@@ -43,7 +43,7 @@ struct IdentityToolkitOperation: Sendable {
         .init("createSessionCookie") { try await $0.createSessionCookie($1, $2) },  // projects/{projectID}:createSessionCookie
     ]
 
-    static let byName: [String: IdentityToolkitOperation] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    package static let byName: [String: IdentityToolkitOperation] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
     static let byLegacyName: [String: IdentityToolkitOperation] = Dictionary(
         uniqueKeysWithValues: all.compactMap { operation in operation.legacyName.map { ($0, operation) } })
 }

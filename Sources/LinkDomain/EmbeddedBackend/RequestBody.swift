@@ -2,10 +2,10 @@ import Foundation
 
 /// A JSON request body with typed, lenient accessors: Identity Toolkit requests carry many
 /// optional fields, and clients send numbers as strings and single values where lists are allowed.
-struct RequestBody: Sendable {
+package struct RequestBody: Sendable {
     var fields: [String: JSONValue]
 
-    init(_ fields: [String: JSONValue] = [:]) {
+    package init(_ fields: [String: JSONValue] = [:]) {
         self.fields = fields
     }
 

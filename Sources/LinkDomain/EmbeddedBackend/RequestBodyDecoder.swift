@@ -4,8 +4,8 @@ import Foundation
 /// refusing what no client sends: bodies over 64 KiB, nesting deeper than a few levels, lists
 /// longer than a batch, and fields longer than Identity Toolkit allows. Each refusal is the error
 /// a client would get from Google for that field, so nothing past this point meets unbounded input.
-enum RequestBodyDecoder {
-    static let maximumBodyBytes = 64 * 1024
+package enum RequestBodyDecoder {
+    package static let maximumBodyBytes = 64 * 1024
     /// An import's body (up to 1000 accounts with their hashes, as Google takes).
     static let maximumLargeBodyBytes = 1024 * 1024
     /// The answer to a body over ``maximumBodyBytes``, whether the server stopped reading it or the decoder measured it.
@@ -65,7 +65,7 @@ enum RequestBodyDecoder {
     static let defaultLimit = FieldLimit(maximum: 8192, error: IdentityToolkitError(.invalidArgument, detail: "a field is too long"))
 
     /// Decodes `bytes` as the body of a request whose `Content-Type` is `contentType`.
-    static func decode(_ bytes: some Collection<UInt8>, contentType: String?, maximumBytes: Int = maximumBodyBytes) throws(IdentityToolkitError)
+    package static func decode(_ bytes: some Collection<UInt8>, contentType: String?, maximumBytes: Int = maximumBodyBytes) throws(IdentityToolkitError)
         -> RequestBody
     {
         if bytes.isEmpty { return RequestBody() }

@@ -5,7 +5,7 @@ import JWTKit
 
 /// Issues and verifies ID tokens (ES256 JWTs, signed with a key generated on first run and kept in
 /// the store) and opaque refresh tokens.
-actor TokenIssuer {
+package actor TokenIssuer {
     static let lifetimeSeconds: Int64 = 3600
 
     private let store: any AuthStore
@@ -14,7 +14,7 @@ actor TokenIssuer {
     /// The service account's public key, read from its PEM once, for custom tokens.
     private var customTokenKeys: JWTKeyCollection?
 
-    init(store: any AuthStore, projectID: String) {
+    package init(store: any AuthStore, projectID: String) {
         self.store = store
         self.projectID = projectID
     }

@@ -16,8 +16,8 @@ import Darwin
 /// two can never disagree about where a request ends (request smuggling). A well-formed head
 /// without a body is a ``Reading/head(_:)``; ``isAnswerable`` says whether it is simple enough to
 /// answer here, and the others go to the decoder one request at a time.
-struct RawRequestHead: Equatable {
-    enum Reading: Equatable {
+package struct RawRequestHead: Equatable {
+    package enum Reading: Equatable {
         /// No blank line yet, within the limit: wait for more bytes.
         case incomplete
         case head(RawRequestHead)
@@ -29,22 +29,22 @@ struct RawRequestHead: Equatable {
     static let maximumLength = 16 * 1024
 
     /// The bytes of the head, blank line included.
-    var length = 0
+    package var length = 0
     /// The request target (path and query), as offsets into the bytes read.
-    var target = 0..<0
-    var userAgent: Range<Int>?
-    var platformHint: Range<Int>?
-    var ifNoneMatch: Range<Int>?
-    var forwardedProto: Range<Int>?
+    package var target = 0..<0
+    package var userAgent: Range<Int>?
+    package var platformHint: Range<Int>?
+    package var ifNoneMatch: Range<Int>?
+    package var forwardedProto: Range<Int>?
     var acceptLanguage: Range<Int>?
     /// The size of the header section as ``AdmissionPolicy/headerBytes(_:)`` counts it.
     var headerBytes = 0
     /// A GET with nothing that needs the router: no `Connection` other than `keep-alive`, no
     /// `Expect`, no repeated or non-ASCII field among those the answer reads.
-    var isAnswerable = false
+    package var isAnswerable = false
 
     /// Reads the head at the start of `bytes`.
-    static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
+    package static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return .incomplete }
         let limit = min(bytes.count, maximumLength)
         var head = RawRequestHead()

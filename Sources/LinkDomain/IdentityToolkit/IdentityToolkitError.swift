@@ -59,7 +59,7 @@ public struct IdentityToolkitError: Error, Sendable, Equatable {
     static let unauthenticated = Self(.unauthenticated, detail: "Request had invalid authentication credentials.", status: .unauthorized)
     static let tooManyAttempts = Self(.tooManyAttemptsTryLater, status: .tooManyRequests)
     static let insufficientPermission = Self(.insufficientPermission, status: .unauthorized)
-    static let internalError = Self(.internalError, status: .internalServerError)
+    package static let internalError = Self(.internalError, status: .internalServerError)
 
     static func notFound(_ path: String) -> Self { Self(.notFound, detail: path, status: .notFound) }
 

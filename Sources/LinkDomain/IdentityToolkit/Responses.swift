@@ -25,13 +25,13 @@ struct SessionTokens: Sendable {
 }
 
 /// `accounts:signUp` (and the admin create call).
-struct SignUpResponse: Codable, Sendable, CarriesSession {
+package struct SignUpResponse: Codable, Sendable, CarriesSession {
     var kind = "identitytoolkit#SignupNewUserResponse"
-    var localId: String
+    package var localId: String
     var email: String?
     var displayName: String?
-    var idToken: String?
-    var refreshToken: String?
+    package var idToken: String?
+    package var refreshToken: String?
     var expiresIn: String?
 }
 
@@ -59,7 +59,7 @@ struct EmailLinkSigninResponse: Codable, Sendable, CarriesSession {
 }
 
 /// `securetoken.googleapis.com/v1/token`, in its own snake-case spelling.
-struct RefreshTokenResponse: Codable, Sendable {
+package struct RefreshTokenResponse: Codable, Sendable {
     var access_token: String
     var id_token: String
     var expires_in: String
@@ -144,10 +144,10 @@ struct CreateAuthUriResponse: Codable, Sendable {
 }
 
 /// `accounts:sendOobCode`; the code and link only for an admin's `returnOobLink`.
-struct GetOobConfirmationCodeResponse: Codable, Sendable {
+package struct GetOobConfirmationCodeResponse: Codable, Sendable {
     var kind = "identitytoolkit#GetOobConfirmationCodeResponse"
     var email: String
-    var oobCode: String?
+    package var oobCode: String?
     var oobLink: String?
 }
 
@@ -160,13 +160,13 @@ struct ResetPasswordResponse: Codable, Sendable {
 }
 
 /// `GET /v1/projects` (and v3 `getProjectConfig`).
-struct ProjectConfigResponse: Codable, Sendable {
+package struct ProjectConfigResponse: Codable, Sendable {
     var projectId: String
     var authorizedDomains: [String]
 }
 
 /// The emulator's outbox, `GET /emulator/v1/projects/{projectID}/oobCodes`.
-struct OobCodesResponse: Codable, Sendable {
+package struct OobCodesResponse: Codable, Sendable {
     struct Code: Codable, Sendable {
         var email: String
         var oobCode: String
@@ -228,7 +228,7 @@ struct SessionCookieResponse: Codable, Sendable {
 }
 
 /// The emulator's project configuration (`/emulator/v1/projects/{projectID}/config`).
-struct EmulatorProjectConfig: Codable, Sendable {
+package struct EmulatorProjectConfig: Codable, Sendable {
     struct SignIn: Codable, Sendable {
         var allowDuplicateEmails: Bool?
     }

@@ -13,8 +13,8 @@ import Darwin
 /// Splits as ``QueryString`` does (on `&`, then at the first `=`; a name with an escape is
 /// compared decoded), so the two agree on every query; a click reads its link this way because
 /// looking names up one at a time cost more than the rest of the parse.
-struct LinkParameters: Sendable {
-    enum Name: Int, CaseIterable, Sendable {
+package struct LinkParameters: Sendable {
+    package enum Name: Int, CaseIterable, Sendable {
         case deepLinkID, link
         case mode, oobCode, apiKey, continueURL, languageCode, tenantID, linkDomain
         case androidPackageName, androidFallbackURL, androidMinimumVersion
@@ -24,7 +24,7 @@ struct LinkParameters: Sendable {
         case debugPage, preferWeb
 
         /// The name in links.
-        var wireName: String {
+        package var wireName: String {
             switch self {
             case .deepLinkID: "deep_link_id"
             case .link: "link"
@@ -69,7 +69,7 @@ struct LinkParameters: Sendable {
     private let upperBounds: SIMD32<UInt32>
 
     /// A query, as it follows the `?`.
-    init(_ query: Substring) {
+    package init(_ query: Substring) {
         self.init(QueryBytes(query))
     }
 
@@ -112,7 +112,7 @@ struct LinkParameters: Sendable {
     }
 
     /// The first value of `name`, decoded.
-    subscript(name: Name) -> String? {
+    package subscript(name: Name) -> String? {
         guard contains(name) else { return nil }
         let value = Int(lowerBounds[name.rawValue])..<Int(upperBounds[name.rawValue])
         return query.withBytes { QueryString.percentDecode(UnsafeBufferPointer(rebasing: $0[value])) }

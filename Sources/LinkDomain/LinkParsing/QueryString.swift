@@ -12,7 +12,7 @@ import Darwin
 ///
 /// Splits on `&`, then at the first `=`; `+` stays `+` (as the Firebase SDKs read it). Invalid
 /// escapes are kept as written rather than rejected: the value is checked where it is used.
-struct QueryString: Sendable, Equatable {
+package struct QueryString: Sendable, Equatable {
     /// One parameter, as UTF-8 offsets into the query.
     fileprivate struct Span: Sendable {
         var name: Range<Int>
@@ -24,7 +24,7 @@ struct QueryString: Sendable, Equatable {
     private let query: QueryBytes
     private var spans: [Span] = []
 
-    init(_ query: Substring) {
+    package init(_ query: Substring) {
         self.query = QueryBytes(query)
         var spans: [Span] = []
         spans.reserveCapacity(8)
@@ -44,7 +44,7 @@ struct QueryString: Sendable, Equatable {
     }
 
     /// The first value of `name`, decoded.
-    subscript(name: String) -> String? {
+    package subscript(name: String) -> String? {
         withBytes { bytes in
             first(name, in: bytes).map { Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[$0.value])) }
         }
@@ -71,7 +71,7 @@ struct QueryString: Sendable, Equatable {
         query.withBytes(body)
     }
 
-    static func == (lhs: QueryString, rhs: QueryString) -> Bool {
+    package static func == (lhs: QueryString, rhs: QueryString) -> Bool {
         lhs.items.elementsEqual(rhs.items) { $0.name == $1.name && $0.value == $1.value }
     }
 

@@ -66,16 +66,16 @@ public struct DKIMSigner: Sendable {
 }
 
 /// DKIM's relaxed canonicalization (RFC 6376 §3.4.2 and §3.4.4).
-enum DKIMCanonicalization {
-    struct Field {
+package enum DKIMCanonicalization {
+    package struct Field {
         /// Lower-cased.
         let name: String
         /// The whole field, folded lines included, without the final CRLF.
-        let raw: String
+        package let raw: String
     }
 
     /// The header block's fields, continuation lines joined to theirs.
-    static func headerFields(_ block: String) -> [Field] {
+    package static func headerFields(_ block: String) -> [Field] {
         var fields: [Field] = []
         for line in block.components(separatedBy: "\r\n") {
             if let first = line.first, first == " " || first == "\t", let last = fields.popLast() {
@@ -89,7 +89,7 @@ enum DKIMCanonicalization {
 
     /// `name:value`: the name lower-cased, the value unfolded, runs of spaces and tabs made one
     /// space, and none around the colon or at the ends.
-    static func relaxedHeader(_ field: String) -> String {
+    package static func relaxedHeader(_ field: String) -> String {
         guard let colon = field.firstIndex(of: ":") else { return field }
         let name = field[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
         let value = compressed(field[field.index(after: colon)...].replacingOccurrences(of: "\r\n", with: ""))
@@ -98,7 +98,7 @@ enum DKIMCanonicalization {
 
     /// The body with trailing whitespace off each line, inner runs made one space, and the empty
     /// lines at the end removed; it ends with one CRLF unless empty.
-    static func relaxedBody(_ body: String) -> String {
+    package static func relaxedBody(_ body: String) -> String {
         var lines = body.components(separatedBy: "\r\n").map { line in
             var compacted = compressed(line)
             while compacted.hasSuffix(" ") { compacted.removeLast() }

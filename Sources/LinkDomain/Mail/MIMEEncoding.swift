@@ -2,10 +2,10 @@ import Foundation
 
 /// The encodings a mail needs to carry any text through any relay: RFC 2047 encoded words for
 /// header text, quoted-printable (RFC 2045) for bodies. Every line they make stays under 78 bytes.
-enum MIMEEncoding {
+package enum MIMEEncoding {
     /// Header text as is when it is plain printable ASCII, otherwise as `=?UTF-8?B?...?=` words of
     /// at most 75 characters, folded onto continuation lines (never splitting a character).
-    static func headerText(_ text: String) -> String {
+    package static func headerText(_ text: String) -> String {
         let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } && !text.contains("=?") && text.utf8.count <= 900
         if plain { return text }
         // 75 - "=?UTF-8?B?".count - "?=".count = 63 base64 characters: 45 bytes of text per word.
@@ -38,7 +38,7 @@ enum MIMEEncoding {
 
     /// `text` quoted-printable: line breaks become CRLF, every other byte outside printable ASCII
     /// (and `=`, and a space or tab before a line break) becomes `=XX`, lines are cut at 76 with soft breaks.
-    static func quotedPrintable(_ text: String) -> String {
+    package static func quotedPrintable(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count + text.utf8.count / 8)

@@ -1,15 +1,15 @@
 import NIOCore
 
 /// One reply of an SMTP server: its code and its lines' text (`250-first`, `250 last`).
-struct SMTPReply: Sendable, Equatable, CustomStringConvertible {
-    let code: Int
+package struct SMTPReply: Sendable, Equatable, CustomStringConvertible {
+    package let code: Int
     let lines: [String]
 
     /// 4xx: try again later.
     var isTransient: Bool { (400..<500).contains(code) }
 
     /// `code text`, on one line, as errors quote it.
-    var description: String { "\(code) " + lines.joined(separator: " ").prefix(300) }
+    package var description: String { "\(code) " + lines.joined(separator: " ").prefix(300) }
 }
 
 /// Why a relay's bytes are not SMTP replies.
@@ -20,16 +20,16 @@ struct SMTPProtocolError: Error, CustomStringConvertible {
 /// Reads a relay's bytes into replies, strictly: three digits, a space or hyphen, text, CRLF (a
 /// bare LF is taken too); lines of at most 2,048 bytes and replies of at most 128 lines, so a
 /// hostile relay cannot make the sender buffer without limit.
-struct SMTPReplyDecoder: ByteToMessageDecoder {
-    typealias InboundOut = SMTPReply
+package struct SMTPReplyDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = SMTPReply
 
-    static let maximumLineLength = 2048
+    package static let maximumLineLength = 2048
     static let maximumLines = 128
 
     private var pending: [String] = []
     private var pendingCode: Int?
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
             if buffer.readableBytes > Self.maximumLineLength { throw SMTPProtocolError(description: "the relay sent a line longer than \(Self.maximumLineLength) bytes") }
             return .needMoreData
@@ -47,7 +47,7 @@ struct SMTPReplyDecoder: ByteToMessageDecoder {
     }
 
     /// Adds one line to the reply being read; returns the reply when this line ends it.
-    static func accept(_ line: [UInt8], pending: inout [String], pendingCode: inout Int?) throws -> SMTPReply? {
+    package static func accept(_ line: [UInt8], pending: inout [String], pendingCode: inout Int?) throws -> SMTPReply? {
         guard line.count >= 3, line.prefix(3).allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             let code = Int(String(decoding: line.prefix(3), as: UTF8.self)), (200..<600).contains(code)
         else { throw SMTPProtocolError(description: "the relay's answer is not SMTP") }
@@ -70,7 +70,7 @@ struct SMTPReplyDecoder: ByteToMessageDecoder {
 /// Turns a connection idle past the timeout into an error the conversation sees, then closes it.
 final class SMTPIdleHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = SMTPReply
-    typealias InboundOut = SMTPReply
+    package typealias InboundOut = SMTPReply
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {

@@ -2,7 +2,7 @@ import NIOCore
 
 /// One SMTP conversation in progress: writes a command, reads its reply, and carries one mail
 /// through MAIL, RCPT and DATA.
-struct SMTPSession {
+package struct SMTPSession {
     var replies: NIOAsyncChannelInboundStream<SMTPReply>.AsyncIterator
     let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
 
@@ -59,7 +59,7 @@ struct SMTPSession {
 
     /// The message as DATA carries it: CRLF line ends, a dot doubled at the start of a line, and
     /// the closing `.` line.
-    static func dotStuffed(_ message: String) -> String {
+    package static func dotStuffed(_ message: String) -> String {
         var lines = message.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
         var output = ""

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The fields a page's form posts: the link it carries, the form token, and the new password.
-struct PageForm: Decodable, Sendable {
+package struct PageForm: Decodable, Sendable {
     var mode: String?
     var oobCode: String?
     var form: String?
@@ -17,7 +17,7 @@ struct PageForm: Decodable, Sendable {
     static let maximumBytes = 16 * 1024
 
     /// Decodes a form body; nil for anything that is not one (bad escapes, repeated fields).
-    static func decode(_ body: String) -> PageForm? {
+    package static func decode(_ body: String) -> PageForm? {
         try? URLEncodedFormDecoder().decode(PageForm.self, from: body)
     }
 }

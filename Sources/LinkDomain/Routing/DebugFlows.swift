@@ -1,6 +1,6 @@
 /// Where one kind of device would go with a link, as the `?d=1` page shows it (as Dynamic Links did).
-struct DebugFlow: Equatable {
-    enum Route: Equatable {
+package struct DebugFlow: Equatable {
+    package enum Route: Equatable {
         case action(ActionMode, RoutingDecision)
         /// `previewFirst`: the device sees the preview page before `decision`.
         case dynamic(previewFirst: Bool, DynamicLinkDecision)
@@ -19,7 +19,7 @@ extension LinkRouter {
     }
 
     /// The same decisions the link would get, for every kind of visitor in turn.
-    func debugFlows(linkQuery: Substring) -> [DebugFlow] {
+    package func debugFlows(linkQuery: Substring) -> [DebugFlow] {
         let action = LinkParser.parse(path: "/", query: linkQuery)
         let dynamic = LinkParser.parseDynamicLink(query: linkQuery)
         return Platform.debugOrder.map { platform in

@@ -2,7 +2,7 @@
 ///
 /// They differ for a short link, whose link is the stored long link while `?d=1` or `?web=1` and
 /// the links back to this page come from the request.
-struct LinkRequest {
+package struct LinkRequest {
     var linkPath: Substring
     var linkQuery: Substring
     var requestPath: Substring
@@ -11,7 +11,7 @@ struct LinkRequest {
     var linkIsRequest: Bool
 
     /// A link that is the request itself (`/__/auth/links?link=...`, `/?link=...&apn=...`).
-    init(path: Substring, query: Substring?) {
+    package init(path: Substring, query: Substring?) {
         linkPath = path
         linkQuery = query ?? ""
         requestPath = path
@@ -20,7 +20,7 @@ struct LinkRequest {
     }
 
     /// A short link's stored long link, requested at `path` with `query`.
-    init(storedQuery: Substring, requestPath: Substring, requestQuery: Substring?) {
+    package init(storedQuery: Substring, requestPath: Substring, requestQuery: Substring?) {
         linkPath = "/"
         linkQuery = storedQuery
         self.requestPath = requestPath
@@ -60,7 +60,7 @@ public struct LinkRouter: Sendable {
 
     /// What a request for a link asks for: `?d=1` the debug page, `?web=1` to stay in the browser,
     /// else the decision for the email action or (off the email-link paths) the Dynamic Link.
-    func route(_ request: LinkRequest, visitor: Visitor) -> LinkOutcome {
+    package func route(_ request: LinkRequest, visitor: Visitor) -> LinkOutcome {
         let linkParameters = LinkParameters(request.linkQuery)
         let ownParameters = request.linkIsRequest ? linkParameters : LinkParameters(request.requestQuery ?? "")
         if ownParameters[.debugPage] == "1" { return .debugPage }

@@ -40,7 +40,7 @@ public struct AppTarget: Sendable, Equatable {
 /// What a request for a link asks for, decided by ``LinkRouter`` from the link and the visitor alone
 /// (no backend, no storage). The pages and the event-loop fast path both start here, so a redirect
 /// answered either way is the same redirect.
-enum LinkOutcome: Equatable {
+package enum LinkOutcome: Equatable {
     /// `?d=1` on the request: the debug page.
     case debugPage
     case action(ActionLink, RoutingDecision)

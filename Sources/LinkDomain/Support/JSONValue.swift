@@ -3,11 +3,11 @@ import Hummingbird
 
 /// Any JSON value: configuration files, hand-written association files and Identity Toolkit
 /// request and response bodies, which carry many optional fields of several types.
-enum JSONValue: Codable, Sendable, Equatable {
+package enum JSONValue: Codable, Sendable, Equatable {
     case string(String), integer(Int), boolean(Bool), number(Double), null
     case list([JSONValue]), object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -37,7 +37,7 @@ enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)

@@ -6,6 +6,7 @@ import Logging
 import Testing
 
 @testable import LinkDomain
+import LinkDomainExercises
 
 /// Runs the real server on loopback with the embedded backend on a fresh SQLite file and a clock
 /// the test moves.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+import LinkDomainExercises
 
 @Suite("The fuzzer's corpus")
 struct FuzzCorpusTests {

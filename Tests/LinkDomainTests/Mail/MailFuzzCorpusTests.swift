@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+import LinkDomainExercises
 
 @Suite("The mail fuzzer's corpus")
 struct MailFuzzCorpusTests {

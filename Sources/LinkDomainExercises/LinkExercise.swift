@@ -1,3 +1,4 @@
+import LinkDomain
 /// Takes arbitrary input through everything a click goes through before any I/O: parsing as an
 /// email action and as a Dynamic Link, user-agent classification, the routing decision for every
 /// kind of visitor, and the decoder of the pages' form bodies. The fuzzer (`Fuzz/`) calls it with generated input, the tests with the
@@ -6,7 +7,7 @@
 /// Returns the first broken promise it finds: a redirect the redirect policy would refuse, or a
 /// link parameter read differently by the click's one-pass reader and the plain query reader.
 public enum LinkExercise {
-    static let policy = RedirectPolicy(authorizedDomains: ["example.com", "links.example.com"])
+    package static let policy = RedirectPolicy(authorizedDomains: ["example.com", "links.example.com"])
     static let router = LinkRouter(appleApps: [AppleApp(teamID: "A1B2C3D4E5", bundleID: "dev.linkdomain.demo", appStoreID: "1234567890")],
                                    androidApps: [AndroidApp(packageName: "dev.linkdomain.demo", fingerprints: [])],
                                    policy: policy, publicHost: "links.example.com")

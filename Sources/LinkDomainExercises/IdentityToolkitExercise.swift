@@ -1,3 +1,4 @@
+import LinkDomain
 import Foundation
 import Logging
 

@@ -1,3 +1,4 @@
+import LinkDomain
 /// Takes arbitrary input through everything mail meets from outside: a relay's replies (read by
 /// the strict reply decoder, line by line), relay URLs and addresses from configuration, the email
 /// action API's body, and the encodings and DKIM canonicalization every mail goes through. The

@@ -1,3 +1,4 @@
+import LinkDomain
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
@@ -16,7 +17,7 @@ public enum RequestHeadExercise {
     }
 
     /// Whether NIO's decoder reads `bytes` as `head` says.
-    static func check(_ head: RawRequestHead, in bytes: [UInt8]) -> String? {
+    package static func check(_ head: RawRequestHead, in bytes: [UInt8]) -> String? {
         guard head.length <= bytes.count, head.length >= 4, bytes[(head.length - 4)..<head.length].elementsEqual("\r\n\r\n".utf8) else {
             return "head of \(head.length) bytes does not end in a blank line"
         }
