@@ -133,20 +133,8 @@ struct AppleAssociationFileValidator {
                     }
                     listedAppIDs.append(appID)
                 }
-                if case .list(let components)? = entry["components"] {
-                    coversEmailLinks = coversEmailLinks || components.contains { component in
-                        if case .object(let fields) = component, case .string(let path)? = fields["/"] {
-                            return Self.covers(pattern: path)
-                        }
-                        return false
-                    }
-                }
-                if case .list(let paths)? = entry["paths"] {
-                    coversEmailLinks = coversEmailLinks || paths.contains { path in
-                        if case .string(let path) = path { return Self.covers(pattern: path) }
-                        return false
-                    }
-                }
+                // The rules Apple applies (first matching component decides, `exclude` says no), as `doctor` checks them.
+                coversEmailLinks = coversEmailLinks || AppleAssociationPatterns.handles(RoutePaths.emailLinks, entry: entry)
             }
         } else if members["applinks"] != nil {
             report("applinks", "is not an object", expected: "{\"details\": [...]}")
@@ -157,10 +145,6 @@ struct AppleAssociationFileValidator {
         for app in configuredApps where !listedAppIDs.contains(app.appID) {
             report("applinks.details", "does not list the configured app \(app.appID)", expected: "an entry with \"appIDs\": [\"\(app.appID)\"]")
         }
-    }
-
-    private static func covers(pattern: String) -> Bool {
-        pattern == "*" || pattern == "/*" || pattern.hasPrefix("/__/auth/links") || pattern == "/__/*" || pattern == "/__/auth/*"
     }
 
     private static func isAppID(_ value: String) -> Bool {

@@ -197,6 +197,11 @@ struct AssociationFilesTests {
              "applinks.details", "does not list the configured app ABCDE12345.com.example.mail"),
             (#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"components":[{"/":"/other/*"}]}]}}"#,
              "applinks.details", "no component covers /__/auth/links"),
+            // Excluded before anything includes it: Apple's first matching component decides, as `doctor` reads it.
+            (#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"components":[{"/":"/__/auth/*","exclude":true},{"/":"*"}]}]}}"#,
+             "applinks.details", "no component covers /__/auth/links"),
+            (#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"paths":["NOT /__/auth/links*","*"]}]}}"#,
+             "applinks.details", "no component covers /__/auth/links"),
             (#"{"applinks":{"details":[{"appIDs":["abc.com.example.mail"],"components":[{"/":"/__/auth/links*"}]}]}}"#,
              "applinks.details[0].appIDs", "malformed app ID"),
             (#"{"applinks":{"details":[]},"appLinks":{}}"#, "appLinks", "unknown key"),
