@@ -1,0 +1,98 @@
+import NIOCore
+
+/// How ``RawRequestHandler`` reads a connection, decided without a channel: what to do with the
+/// bytes that arrive, when to ask for the next read and along which way, and when bytes wait.
+///
+/// Reads: the channel's automatic read after each read is turned off, and the handler asks for the
+/// next one itself. After a read whose requests were all answered on the event loop, it asks
+/// straight from its place at the head of the pipeline, and the pipeline behind it never hears of
+/// the read (going through every handler there and back cost more than the answer,
+/// BENCHMARKS.md). After a read that passed something on, it asks through the whole pipeline, as
+/// the automatic read does, so that NIO's async channel can hold the read back while the router is
+/// busy. While the connection cannot take more output, nothing more is read or answered.
+struct RawReadState {
+    /// What to do with bytes that arrived.
+    enum Input {
+        /// Read the requests at the start of these bytes (those kept from before included).
+        case requests(ByteBuffer)
+        /// Hand them to NIO's decoder as they are: it reads the rest of the connection.
+        case passThrough(ByteBuffer)
+    }
+
+    /// Which way to ask for the next read when one completes.
+    enum NextRead: Equatable {
+        /// Through the whole pipeline: something was passed on to it.
+        case throughPipeline
+        /// From the head of the pipeline only.
+        case here
+    }
+
+    /// Bytes read but not yet handled: an incomplete head, or requests waiting for the connection to drain.
+    private(set) var unread: ByteBuffer?
+    /// The decoder reads everything from here on.
+    private(set) var isPassingThrough = false
+    /// A read the pipeline asked for while the connection could not take more output.
+    private var heldRead = false
+    /// Something was passed on since the last read completed.
+    private var passedOnSinceRead = false
+    private var started = false
+
+    init() {}
+
+    /// The connection is active: whether to turn automatic reads off and ask for the first (once).
+    mutating func start() -> Bool {
+        defer { started = true }
+        return !started
+    }
+
+    mutating func received(_ bytes: ByteBuffer) -> Input {
+        if isPassingThrough {
+            passedOnSinceRead = true
+            return .passThrough(bytes)
+        }
+        guard var earlier = unread else { return .requests(bytes) }
+        unread = nil
+        var bytes = bytes
+        earlier.writeBuffer(&bytes)
+        return .requests(earlier)
+    }
+
+    /// Bytes that cannot be handled yet wait for more bytes, or for the connection to drain.
+    mutating func keep(_ bytes: ByteBuffer) {
+        unread = bytes
+    }
+
+    /// A request's bytes (or, passing through, the rest) went on to the decoder.
+    mutating func passedOn() {
+        passedOnSinceRead = true
+    }
+
+    /// ``RawRequestHead`` was unsure: the decoder reads the connection from here on.
+    mutating func passThroughFromNowOn() {
+        isPassingThrough = true
+    }
+
+    mutating func readComplete() -> NextRead {
+        guard passedOnSinceRead else { return .here }
+        passedOnSinceRead = false
+        return .throughPipeline
+    }
+
+    /// The pipeline asks for a read: whether to read now (else it waits for the connection to drain).
+    mutating func readRequested(isWritable: Bool) -> Bool {
+        if !isWritable { heldRead = true }
+        return isWritable
+    }
+
+    /// The connection can take output again: the bytes that waited for it, and whether a held read is due.
+    mutating func becameWritable() -> (waiting: ByteBuffer?, read: Bool) {
+        let waiting = unread
+        unread = nil
+        defer { heldRead = false }
+        return (waiting, heldRead)
+    }
+
+    mutating func closed() {
+        unread = nil
+    }
+}

@@ -1,0 +1,63 @@
+import NIOCore
+import Testing
+
+@testable import LinkDomain
+
+@Suite("How the byte reader reads a connection, without a channel")
+struct RawReadStateTests {
+    static func text(_ input: RawReadState.Input) -> String {
+        switch input {
+        case .requests(let bytes): "requests \(String(buffer: bytes))"
+        case .passThrough(let bytes): "pass \(String(buffer: bytes))"
+        }
+    }
+
+    @Test("reading starts once; a read that answered everything asks again from here, one that passed something on through the pipeline")
+    func nextRead() {
+        var state = RawReadState()
+        let first = state.start(), second = state.start()
+        #expect(first && !second)
+        #expect(state.readComplete() == .here)
+        state.passedOn()
+        #expect(state.readComplete() == .throughPipeline)
+        #expect(state.readComplete() == .here, "once per read")
+    }
+
+    @Test("bytes kept (an incomplete head) come first when more arrive")
+    func kept() {
+        var state = RawReadState()
+        #expect(Self.text(state.received(ByteBuffer(string: "GET / HT"))) == "requests GET / HT")
+        state.keep(ByteBuffer(string: "GET / HT"))
+        #expect(Self.text(state.received(ByteBuffer(string: "TP/1.1\r\n\r\n"))) == "requests GET / HTTP/1.1\r\n\r\n")
+        #expect(state.unread == nil)
+    }
+
+    @Test("once unsure, everything passes through to the decoder and counts as passed on")
+    func passThrough() {
+        var state = RawReadState()
+        state.passThroughFromNowOn()
+        #expect(Self.text(state.received(ByteBuffer(string: "POST /x"))) == "pass POST /x")
+        #expect(state.readComplete() == .throughPipeline)
+    }
+
+    @Test("while the connection takes no output, reads wait; once it drains, the waiting bytes and the held read are due")
+    func backPressure() {
+        var state = RawReadState()
+        let readsNow = state.readRequested(isWritable: true)
+        let readsBlocked = state.readRequested(isWritable: false)
+        #expect(readsNow && !readsBlocked)
+        state.keep(ByteBuffer(string: "GET /a HTTP/1.1\r\n\r\n"))
+        let (waiting, read) = state.becameWritable()
+        #expect(waiting == ByteBuffer(string: "GET /a HTTP/1.1\r\n\r\n") && read)
+        let again = state.becameWritable()
+        #expect(again.waiting == nil && !again.read, "each is due once")
+    }
+
+    @Test("a closed connection keeps nothing")
+    func closed() {
+        var state = RawReadState()
+        state.keep(ByteBuffer(string: "GET"))
+        state.closed()
+        #expect(state.unread == nil)
+    }
+}
