@@ -74,32 +74,32 @@ public struct MailComposer: Sendable {
         let language = Languages.language(for: content.language)
         let english = strings["en"] ?? [:]
         let table = english.merging(strings[language] ?? [:]) { $1 }
-        func text(_ key: String) -> String {
-            (table[key] ?? key)
+        func text(_ key: MailText) -> String {
+            (table[key.rawValue] ?? key.rawValue)
                 .replacingOccurrences(of: "{app}", with: appName)
                 .replacingOccurrences(of: "{email}", with: content.email)
                 .replacingOccurrences(of: "{newEmail}", with: content.newEmail ?? "")
                 .replacingOccurrences(of: "{support}", with: branding.supportEmail ?? "")
         }
-        let prefix = content.kind.stringPrefix
+        let texts = content.kind.texts
         var values: [String: Any] = [
             "lang": language, "appName": appName, "accentColor": branding.accentColor,
-            "subject": text("\(prefix)_subject"), "heading": text("\(prefix)_heading"), "greeting": text("greeting"),
-            "body": text("\(prefix)_body"), "notYou": text("not_you"), "sentBy": text("sent_by"),
+            "subject": text(texts.subject), "heading": text(texts.heading), "greeting": text(.greeting),
+            "body": text(texts.body), "notYou": text(.notYou), "sentBy": text(.sentBy),
         ]
         if let link = content.link {
             values["link"] = link
-            values["button"] = text("\(prefix)_button")
-            values["buttonFallback"] = text("button_fallback")
-            values["expires"] = text("expires")
+            values["button"] = texts.button.map(text) ?? ""
+            values["buttonFallback"] = text(.buttonFallback)
+            values["expires"] = text(.expires)
         }
         if let logo = branding.logoURL { values["logoURL"] = logo }
-        if branding.supportEmail != nil { values["support"] = text("support") }
+        if branding.supportEmail != nil { values["support"] = text(.support) }
         func render(_ format: String) -> String {
             let template = templates["\(content.kind.rawValue).\(format)"] ?? templates["action.\(format)"]
             return template?.render(values).trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         }
-        return MailMessage(sender: sender, recipient: content.recipient, subject: text("\(prefix)_subject"), text: render("txt") + "\n",
+        return MailMessage(sender: sender, recipient: content.recipient, subject: text(texts.subject), text: render("txt") + "\n",
                            html: render("html") + "\n", date: now, messageID: MailMessage.newMessageID(domain: sender.address.domain))
     }
 }

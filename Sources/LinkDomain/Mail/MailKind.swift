@@ -23,6 +23,29 @@ public enum MailKind: String, Sendable, CaseIterable {
         }
     }
 
-    /// The prefix of its strings in `Public/mail/locales/*.json`: `sign_in_subject`, `sign_in_body` ...
-    var stringPrefix: String { rawValue.replacingOccurrences(of: "-", with: "_") }
+    /// Its own strings in `Public/mail/locales/*.json`.
+    var texts: MailTexts {
+        switch self {
+        case .signIn: MailTexts(subject: .signInSubject, heading: .signInHeading, body: .signInBody, button: .signInButton)
+        case .resetPassword:
+            MailTexts(subject: .resetPasswordSubject, heading: .resetPasswordHeading, body: .resetPasswordBody, button: .resetPasswordButton)
+        case .verifyEmail: MailTexts(subject: .verifyEmailSubject, heading: .verifyEmailHeading, body: .verifyEmailBody, button: .verifyEmailButton)
+        case .changeEmail: MailTexts(subject: .changeEmailSubject, heading: .changeEmailHeading, body: .changeEmailBody, button: .changeEmailButton)
+        case .recoverEmail:
+            MailTexts(subject: .recoverEmailSubject, heading: .recoverEmailHeading, body: .recoverEmailBody, button: .recoverEmailButton)
+        case .revertSecondFactor:
+            MailTexts(subject: .revertSecondFactorSubject, heading: .revertSecondFactorHeading, body: .revertSecondFactorBody,
+                      button: .revertSecondFactorButton)
+        // The test mail carries no link, so no button.
+        case .test: MailTexts(subject: .testSubject, heading: .testHeading, body: .testBody, button: nil)
+        }
+    }
+}
+
+/// The strings of one kind of mail.
+struct MailTexts {
+    var subject: MailText
+    var heading: MailText
+    var body: MailText
+    var button: MailText?
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import LinkDomain
 
-@Suite("Page strings are typed")
+@Suite("Page and mail strings are typed")
 struct PageTextTests {
     @Test("every language's table has exactly the keys of PageText: a missing or stray translation fails here, not on a page")
     func tablesComplete() throws {
@@ -15,6 +15,19 @@ struct PageTextTests {
             #expect(keys.subtracting(table.keys).sorted() == [], "\(language) lacks these")
             #expect(Set(table.keys).subtracting(keys).sorted() == [], "\(language) has keys no page uses")
         }
+    }
+
+    @Test("every language's mail table has exactly the keys of MailText")
+    func mailTablesComplete() throws {
+        let keys = Set(MailText.allCases.map(\.rawValue))
+        var languages: [String] = []
+        for (path, text) in PageAssets.builtInFiles where path.hasPrefix("mail/locales/") {
+            languages.append(String(path.dropFirst("mail/locales/".count).dropLast(".json".count)))
+            let table = try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+            #expect(keys.subtracting(table.keys).sorted() == [], "\(path) lacks these")
+            #expect(Set(table.keys).subtracting(keys).sorted() == [], "\(path) has keys no mail uses")
+        }
+        #expect(Set(languages) == Set(Languages.supported))
     }
 
     @Test("every {{t.key}} in the templates names a PageText")

@@ -11,18 +11,6 @@ import Testing
 /// counted events from the event loop (the server on loopback) as from the router alone.
 @Suite("One answer, two transports")
 struct OneAnswerPropertyTests {
-    /// A small, seeded generator: the same requests on every run, so a failure can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let userAgents = [
         "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0",
         "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1",
@@ -35,12 +23,12 @@ struct OneAnswerPropertyTests {
     ]
     static let acceptLanguages: [String?] = [nil, "ru-RU,ru;q=0.9", "it", ";", "de-CH, de;q=0.9", "pt-PT"]
 
-    static func pick<T>(_ values: [T], _ random: inout SplitMix) -> T { values[Int(random.next() % UInt64(values.count))] }
-    static func maybe(_ random: inout SplitMix) -> Bool { random.next() % 2 == 0 }
+    static func pick<T>(_ values: [T], _ random: inout SeededRandom) -> T { values[Int(random.next() % UInt64(values.count))] }
+    static func maybe(_ random: inout SeededRandom) -> Bool { random.next() % 2 == 0 }
 
     /// An email action link's query: every mode (and one that is not), continue URLs allowed,
     /// refused and absent, languages, app hints and the visitor's own switches.
-    static func actionQuery(_ random: inout SplitMix) -> String {
+    static func actionQuery(_ random: inout SeededRandom) -> String {
         var pairs = ["apiKey=k", "mode=" + pick(["signIn", "signIn", "signIn", "resetPassword", "verifyEmail", "recoverEmail", "verifyAndChangeEmail",
                                                  "revertSecondFactorAddition", "bogus"], &random), "oobCode=C\(random.next() % 1000)"]
         if let continueURL = pick([nil, "https://example.com/done", "https://evil.example.net/", "https://shop.example.com/x?y=1", "notaurl"], &random) {
@@ -54,7 +42,7 @@ struct OneAnswerPropertyTests {
     }
 
     /// A legacy Dynamic Link's query.
-    static func dynamicQuery(_ random: inout SplitMix) -> String {
+    static func dynamicQuery(_ random: inout SeededRandom) -> String {
         var pairs = ["link=" + ActionLinkEncoder.percentEncode(pick(["https://example.com/product/42", "https://evil.example.net/", "x"], &random))]
         for (name, values) in [("apn", ["com.example.mail", "com.other"]), ("ibi", ["com.example.shop", "com.other"]), ("efr", ["1", "0"]),
                                ("afl", ["https://example.com/android", "https://evil.example.net/"]), ("ofl", ["https://example.com/desktop"]),
@@ -65,7 +53,7 @@ struct OneAnswerPropertyTests {
     }
 
     /// A link query of either kind, and what a short link stores.
-    static func linkQuery(_ random: inout SplitMix) -> String {
+    static func linkQuery(_ random: inout SeededRandom) -> String {
         if maybe(&random) { return dynamicQuery(&random) }
         return "link=" + ActionLinkEncoder.percentEncode("https://links.example.com/__/auth/action?" + actionQuery(&random))
     }
@@ -79,7 +67,7 @@ struct OneAnswerPropertyTests {
     static let shortLinkCount = 12
 
     static func requests(count: Int, seed: UInt64) -> (requests: [GeneratedRequest], shortLinks: [(String, String)]) {
-        var random = SplitMix(state: seed)
+        var random = SeededRandom(seed: seed)  // the same requests every run: a failure replays
         let shortLinks = (0..<shortLinkCount).map { ("Gen\($0)", linkQuery(&random)) }
         var requests: [GeneratedRequest] = []
         for _ in 0..<count {
