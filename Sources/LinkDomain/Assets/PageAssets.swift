@@ -6,6 +6,8 @@ import Mustache
 public struct PageAssets: Sendable {
     /// Templates by name (`layout` for `templates/layout.mustache`), parsed once, when loaded.
     var templates: [String: MustacheTemplate]
+    /// Their text, which the renderer fills with each language's strings once, at start.
+    var templateSources: [String: String]
     /// String tables by language code (`en` for `locales/en.json`).
     var strings: [String: [String: String]]
     var stylesheet: [UInt8]
@@ -53,11 +55,13 @@ public struct PageAssets: Sendable {
     /// parses and every string table is a JSON object of strings.
     private init(files file: (String) -> String?, origin: String) throws(Problem) {
         templates = [:]
+        templateSources = [:]
         for name in Self.requiredTemplates {
             let path = "templates/\(name).mustache"
             guard let source = file(path) else { throw Problem(description: "\(origin) lacks \(path)") }
             do {
                 templates[name] = try MustacheTemplate(string: source)
+                templateSources[name] = source
             } catch {
                 throw Problem(description: "\(origin): \(path) is not a valid Mustache template (\(error))")
             }

@@ -56,7 +56,11 @@ struct PageStrings: Sendable {
 ///
 /// Every value goes through `{{ }}`, which HTML-escapes it; templates never use `{{{ }}}`.
 public struct PageRenderer: Sendable {
-    let library: MustacheLibrary
+    /// Each language's templates, with what is the same on every page of that language (the
+    /// strings, `lang`, the deployment's branding) already written in: rendering a page then
+    /// looks up and escapes only the page's own values (the profile showed the lookups and the
+    /// escaping of the constant strings as most of a landing page's time, BENCHMARKS.md).
+    let libraries: [String: MustacheLibrary]
     /// Each language's strings, English filling its gaps: merged once, not per page.
     let tables: [String: PageStrings]
     /// What every page shows of the deployment: `{{brand.appName}}`, `{{brand.logoURL}}` ...
@@ -64,16 +68,23 @@ public struct PageRenderer: Sendable {
 
     /// Takes the templates of `assets` (parsed when they were loaded) and their string tables.
     public init(assets: PageAssets, branding: PageBranding = PageBranding(appName: "")) {
-        var library = MustacheLibrary()
-        for (name, template) in assets.templates { library.register(template, named: name) }
-        self.library = library
         let english = assets.strings["en"] ?? [:]
+        let brand = branding.values
         var tables: [String: PageStrings] = [:]
+        var libraries: [String: MustacheLibrary] = [:]
         for language in Set(assets.strings.keys).union(Languages.supported) {
-            tables[language] = PageStrings(language: language, table: english.merging(assets.strings[language] ?? [:]) { $1 })
+            let strings = PageStrings(language: language, table: english.merging(assets.strings[language] ?? [:]) { $1 })
+            tables[language] = strings
+            var library = MustacheLibrary()
+            for (name, template) in assets.templates {
+                let filled = assets.templateSources[name].flatMap { ConstantValues.fill($0, strings: strings, brand: brand) }
+                library.register(filled ?? template, named: name)
+            }
+            libraries[language] = library
         }
         self.tables = tables
-        self.brand = branding.values
+        self.libraries = libraries
+        self.brand = brand
     }
 
     /// The strings of `language`, English filling any gap.
@@ -89,8 +100,52 @@ public struct PageRenderer: Sendable {
 
     /// The page's HTML: the model's values by name, plus `t` (the strings), `lang` and `brand`.
     func render(_ page: any PageModel, strings: PageStrings) -> String {
-        library.render(PageContext(page: page, strings: strings, brand: brand), withTemplate: type(of: page).template)
+        (libraries[strings.language] ?? libraries["en"])?.render(PageContext(page: page, strings: strings, brand: brand),
+                                                                 withTemplate: type(of: page).template)
             ?? "<!doctype html><title>LinkDomain</title><p>Page unavailable.</p>"
+    }
+}
+
+/// Writes the values that are the same on every page of a language into a template's text:
+/// `{{t.key}}`, `{{lang}}` and `{{brand.name}}`, HTML-escaped as `{{ }}` would escape them.
+enum ConstantValues {
+    /// The template with those tags filled, parsed; nil when it does not parse (the original serves).
+    static func fill(_ source: String, strings: PageStrings, brand: [String: String]) -> MustacheTemplate? {
+        let filled = source.replacing(/\{\{(t\.[a-z_]+|lang|brand\.[A-Za-z]+)\}\}/) { match -> String in
+            let name = match.output.1
+            let value: String? = if name == "lang" {
+                strings.language
+            } else if name.hasPrefix("t.") {
+                strings.table[String(name.dropFirst(2))]
+            } else {
+                brand[String(name.dropFirst(6))]
+            }
+            // A value that is absent (a section decides) or looks like a tag stays a tag, read per page.
+            guard let value, !value.contains("{{"), !value.contains("}}") else { return String(match.output.0) }
+            return HTMLText.escape(value)
+        }
+        return try? MustacheTemplate(string: filled)
+    }
+}
+
+/// HTML escaping as Mustache's `{{ }}` does it (`<`, `>`, `&`, `"`, `'`), over bytes.
+enum HTMLText {
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&")
+                                         || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) else { return text }
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count + 16)
+        for character in text.unicodeScalars {
+            switch character {
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 }
 
