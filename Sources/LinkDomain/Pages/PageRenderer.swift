@@ -124,28 +124,47 @@ enum ConstantValues {
             guard let value, !value.contains("{{"), !value.contains("}}") else { return String(match.output.0) }
             return HTMLText.escape(value)
         }
-        return try? MustacheTemplate(string: filled)
+        return try? MustacheTemplate(string: ByteEscapedHTML.pragma + filled)
     }
+}
+
+/// The same escaping as Mustache's own HTML content type, over bytes: the page's own values (long
+/// URLs among them) are escaped per page, and its character-by-character escaping showed in the
+/// profile. The filled templates name it in a pragma.
+struct ByteEscapedHTML: MustacheContentType {
+    static let name = "LinkDomainHTML"
+    static let pragma: String = {
+        MustacheContentTypes.register(ByteEscapedHTML(), named: name)
+        return "{{% CONTENT_TYPE: \(name)}}"
+    }()
+
+    func escapeText(_ text: String) -> String { HTMLText.escape(text) }
 }
 
 /// HTML escaping as Mustache's `{{ }}` does it (`<`, `>`, `&`, `"`, `'`), over bytes.
 enum HTMLText {
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&")
-                                         || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) else { return text }
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count + 16)
-        for character in text.unicodeScalars {
-            switch character {
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "&": escaped += "&amp;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.contains(where: isSpecial) else { return nil }
+            var escaped: [UInt8] = []
+            escaped.reserveCapacity(bytes.count + 32)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "<"): escaped += "&lt;".utf8
+                case UInt8(ascii: ">"): escaped += "&gt;".utf8
+                case UInt8(ascii: "&"): escaped += "&amp;".utf8
+                case UInt8(ascii: "\""): escaped += "&quot;".utf8
+                case UInt8(ascii: "'"): escaped += "&#39;".utf8
+                default: escaped.append(byte)
+                }
             }
-        }
-        return escaped
+            return String(decoding: escaped, as: UTF8.self)
+        } ?? text
+    }
+
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 }
 
