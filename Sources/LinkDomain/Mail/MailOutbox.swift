@@ -21,14 +21,14 @@ public struct MailOutbox: Sendable {
     /// request leaves nothing behind.
     public func admit(_ recipient: String, client: String) async -> Bool {
         guard await admit(client: client) else { return false }
-        return await perRecipient.take(Self.mailbox(recipient)) == nil
+        return perRecipient.take(Self.mailbox(recipient)) == nil
     }
 
     /// Whether `client` (empty: the service itself) may ask for one more mail; counts it when it
     /// may. For a caller that refuses an over-budget client before costlier work.
     public func admit(client: String) async -> Bool {
         if client.isEmpty { return true }
-        return await perClient.take(client) == nil
+        return perClient.take(client) == nil
     }
 
     /// The mailbox an address delivers to, as budgets count it: lower-cased, with a sub-address

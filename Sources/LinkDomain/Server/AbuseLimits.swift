@@ -23,7 +23,7 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
 
     /// Takes a token from the client's bucket: nil when allowed, else the seconds to wait.
     func admit(_ request: Request, context: Context) async -> Int? {
-        await limiter.take(clientAddress(request, context: context))
+        limiter.take(clientAddress(request, context: context))
     }
 
     /// The peer's address; behind a trusted proxy, the nearest address in `X-Forwarded-For` that is

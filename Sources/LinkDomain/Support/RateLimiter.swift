@@ -1,7 +1,11 @@
 import Foundation
+import Synchronization
 
 /// Per-client token buckets: `burst` requests at once, refilled at `perMinute` a minute.
-actor RateLimiter {
+///
+/// A lock, not an actor: taking a token is a few arithmetic steps, and hopping to an actor's
+/// executor and back cost more than the step on every request that asks the backend.
+final class RateLimiter: Sendable {
     struct Bucket {
         var tokens: Double
         var updated: ContinuousClock.Instant
@@ -9,7 +13,7 @@ actor RateLimiter {
 
     let perMinute: Double
     let burst: Double
-    private var buckets: [String: Bucket] = [:]
+    private let buckets = Mutex<[String: Bucket]>([:])
     private let clock = ContinuousClock()
 
     init(perMinute: Int, burst: Int) {
@@ -26,22 +30,24 @@ actor RateLimiter {
     /// Takes a token for `key`: nil when allowed, else the seconds to wait before one is back.
     func take(_ key: String) -> Int? {
         let now = clock.now
-        var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-        let elapsed = bucket.updated.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
-        bucket.updated = now
-        defer {
-            buckets[key] = bucket
-            if buckets.count > 50_000 { forgetFullBuckets(now) }
+        return buckets.withLock { buckets in
+            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
+            let elapsed = bucket.updated.duration(to: now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
+            bucket.updated = now
+            defer {
+                buckets[key] = bucket
+                if buckets.count > 50_000 { forgetFullBuckets(&buckets, now) }
+            }
+            guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up))) }
+            bucket.tokens -= 1
+            return nil
         }
-        guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up))) }
-        bucket.tokens -= 1
-        return nil
     }
 
     /// Buckets that have refilled completely hold no information: drop them so memory stays bounded.
-    private func forgetFullBuckets(_ now: ContinuousClock.Instant) {
+    private func forgetFullBuckets(_ buckets: inout [String: Bucket], _ now: ContinuousClock.Instant) {
         let refill = Duration.seconds(burst * 60 / perMinute)
         buckets = buckets.filter { $0.value.updated.duration(to: now) < refill }
     }
