@@ -136,7 +136,10 @@ public final class SQLiteStore: AuthStore, LinkStore {
     }
 
     public func code(_ code: String) async throws(StoreError) -> OobCodeRecord? {
-        try await read { db in try OobCodeRecord.fetchOne(db, key: code) }
+        // Every reset form asks this: a prepared statement kept by the connection, not a query built each time.
+        try await read { db in
+            try OobCodeRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(OobCodeRecord.databaseTableName) WHERE code = ?"), arguments: [code])
+        }
     }
 
     public func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption {
