@@ -145,9 +145,12 @@ def test_landing_page_on_iphone(server):
         driver.get(link(server, "PASSWORD_RESET", "phone@example.com", iOSBundleId="com.example.app"))
         assert wait_for_heading(driver, "Reset your Example password")
         assert driver.find_element(By.LINK_TEXT, "Open in the app").get_attribute("href").startswith("https://open.example.com/__/auth/links?link=")
+        # A reset finishes in the browser: "Continue" is the first, primary button; the app comes second.
+        buttons = driver.find_elements(By.CSS_SELECTOR, "a.button")
+        assert [b.text for b in buttons][:2] == ["Continue", "Open in the app"] and "secondary" not in buttons[0].get_attribute("class")
         shot(driver, "landing-iphone")
         assert driver.title == "Reset your Example password – Example"
-        driver.find_element(By.PARTIAL_LINK_TEXT, "Continue in this browser").click()
+        driver.find_element(By.LINK_TEXT, "Continue").click()
         assert wait_for_heading(driver, "Choose a new password")
     finally:
         driver.quit()

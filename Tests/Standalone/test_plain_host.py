@@ -63,7 +63,7 @@ def check_every_page(base):
     status, invalid = get(base + "/__/auth/action?mode=resetPassword&oobCode=nope&apiKey=k")
     assert status == 400 and ENGLISH["error_invalid_title"] in invalid                                  # message
     status, landing = get(base + "/__/auth/links?link=" + urllib.parse.quote(local(by_type["VERIFY_EMAIL"]), safe=""), user_agent=IPHONE)
-    assert status == 200 and ENGLISH["landing_title_verify"].split("{app}")[0] in landing and ENGLISH["landing_body"] in landing  # landing
+    assert status == 200 and ENGLISH["landing_title_verify"].split("{app}")[0] in landing and ENGLISH["landing_body_verify"].split("{app}")[0] in landing  # landing
     status, preview = get(base + "/?link=https%3A%2F%2Fexample.com%2Fx&st=Hello&ibi=com.example.app", user_agent=IPHONE)
     assert status == 200 and "Hello" in preview                                                         # preview
     status, social = get(base + "/?link=https%3A%2F%2Fexample.com%2Fx&st=Hello&sd=There", user_agent="Slackbot-LinkExpanding 1.0")

@@ -23,17 +23,21 @@ struct ImmediateResponder: Sendable {
         var platformHint: String?
         var ifNoneMatch: String?
         var acceptLanguage: String?
+        /// `Host`, or HTTP/2's `:authority`.
+        var host: String?
 
-        init(userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil, acceptLanguage: String? = nil) {
+        init(userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil, acceptLanguage: String? = nil,
+             host: String? = nil) {
             self.userAgent = userAgent
             self.platformHint = platformHint
             self.ifNoneMatch = ifNoneMatch
             self.acceptLanguage = acceptLanguage
+            self.host = host
         }
 
-        init(_ fields: HTTPFields) {
+        init(_ fields: HTTPFields, authority: String? = nil) {
             self.init(userAgent: fields[.userAgent], platformHint: fields[.secCHUAPlatform], ifNoneMatch: fields[.ifNoneMatch],
-                      acceptLanguage: fields[.acceptLanguage])
+                      acceptLanguage: fields[.acceptLanguage], host: authority)
         }
     }
 
@@ -118,8 +122,6 @@ struct ImmediateResponder: Sendable {
         case .stylesheet:
             return .response(stylesheet)
         case .link:
-            // `/` carries Dynamic Links only; without one it is the router's 404.
-            if path == "/", !LegacyLinkQuery.mayCarryLink(query) { return nil }
             return answer(LinkRequest(path: path, query: query), method: method, headers: headers, suffix: nil, logger: logger)
         case .shortLink:
             let suffix = path.dropFirst()
@@ -133,7 +135,12 @@ struct ImmediateResponder: Sendable {
 
     private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, suffix: Substring?, logger: Logger) -> Answer? {
         let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
-        let answer = router.answer(link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage)
+        let answer = router.answer(link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
+                                   host: headers.host)
+        // `/` carries Dynamic Links only: without one it is the router's 404, not a page.
+        if answer.reply == .page(.notALink), link.linkIsRequest, link.linkPath == "/", !LegacyLinkQuery.mayCarryLink(link.requestQuery) {
+            return nil
+        }
         let written: Answer
         switch answer.reply {
         case .actionPage: return nil

@@ -119,7 +119,8 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let path = mark.map { target[..<$0] } ?? target[...]
         guard let (kind, route) = responder.match(path),
               let answer = responder.answer(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
-                                            headers: ImmediateResponder.RequestHeaders(request.headerFields), logger: logger)
+                                            headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority),
+                                            logger: logger)
         else { return nil }
         return Answer(response: answer.response, request: request, route: route,
                       path: String(path), start: start)

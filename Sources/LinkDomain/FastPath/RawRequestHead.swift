@@ -37,6 +37,7 @@ package struct RawRequestHead: Equatable {
     package var ifNoneMatch: Range<Int>?
     package var forwardedProto: Range<Int>?
     var acceptLanguage: Range<Int>?
+    var host: Range<Int>?
     /// The size of the header section as ``AdmissionPolicy/headerBytes(_:)`` counts it.
     var headerBytes = 0
     /// A GET with nothing that needs the router: no `Connection` other than `keep-alive`, no
@@ -94,6 +95,8 @@ package struct RawRequestHead: Equatable {
                 answerable = answerable && isASCII && set(&head.forwardedProto, value)
             case .acceptLanguage:
                 answerable = answerable && isASCII && set(&head.acceptLanguage, value)
+            case .host:
+                answerable = answerable && isASCII && set(&head.host, value)
             case .other:
                 break
             }
@@ -195,12 +198,12 @@ package struct RawRequestHead: Equatable {
     /// The fields the reader looks at, recognised without allocating.
     private enum FieldName {
         case transferEncoding, contentLength, connection, expect, upgrade, userAgent, platformHint, ifNoneMatch, forwardedProto, acceptLanguage
-        case other
+        case host, other
 
         private static let names: [(String, FieldName)] = [
             ("transfer-encoding", .transferEncoding), ("content-length", .contentLength), ("connection", .connection), ("expect", .expect),
             ("upgrade", .upgrade), ("user-agent", .userAgent), ("sec-ch-ua-platform", .platformHint), ("if-none-match", .ifNoneMatch),
-            ("x-forwarded-proto", .forwardedProto), ("accept-language", .acceptLanguage),
+            ("x-forwarded-proto", .forwardedProto), ("accept-language", .acceptLanguage), ("host", .host),
         ]
 
         init(_ bytes: UnsafeRawBufferPointer, _ name: Range<Int>) {

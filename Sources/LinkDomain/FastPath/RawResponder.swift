@@ -57,7 +57,8 @@ struct RawResponder: Sendable {
         let query = mark.map { targetText.utf8.index(targetText.startIndex, offsetBy: $0 + 1) }.map { targetText[$0...] }
         let path = mark.map { targetText[..<targetText.utf8.index(targetText.startIndex, offsetBy: $0)] } ?? targetText[...]
         let headers = ImmediateResponder.RequestHeaders(userAgent: text(head.userAgent), platformHint: text(head.platformHint),
-                                                        ifNoneMatch: text(head.ifNoneMatch), acceptLanguage: text(head.acceptLanguage))
+                                                        ifNoneMatch: text(head.ifNoneMatch), acceptLanguage: text(head.acceptLanguage),
+                                                        host: immediate.router.pivotHost == nil ? nil : text(head.host))
         let writer = https ? secure : plain
         let response: ImmediateResponse
         switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers, logger: logger) {

@@ -4,9 +4,9 @@ import Hummingbird
 /// What every page shares: message pages, HTML responses, the form cookie and the visitor's language.
 extension ActionPagesController {
     /// - Parameter backTo: the link's continue URL, already allowed by the policy, for a way back from an error.
-    func message(_ message: PageMessage, language: String, backTo: String? = nil, mode: ActionMode? = nil) -> Response {
+    func message(_ message: PageMessage, language: String, backTo: String? = nil, mode: ActionMode? = nil, retryURL: String? = nil) -> Response {
         let strings = renderer.strings(language)
-        return html(message.status, pages.message(message, strings: strings, backTo: backTo, mode: mode), strings: strings)
+        return html(message.status, pages.message(message, strings: strings, backTo: backTo, mode: mode, retryURL: retryURL), strings: strings)
     }
 
     /// The page for a backend's refusal or failure; codes the pages do not expect are logged.
@@ -15,7 +15,8 @@ extension ActionPagesController {
         if page == .refused, case .rejected(let refusal) = error {
             context.logger.warning("backend refused an action", metadata: ["code": .string(refusal.spelling)])
         }
-        return message(page, language: language, backTo: link?.continueURL.flatMap(router.policy.allowed), mode: link?.mode)
+        return message(page, language: language, backTo: link?.continueURL.flatMap(router.policy.allowed), mode: link?.mode,
+                       retryURL: link.map(pages.actionPageURL))
     }
 
     func html(_ status: HTTPResponse.Status, _ page: any PageModel, strings: PageStrings) -> Response {

@@ -86,11 +86,15 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     func respond(to link: LinkRequest, request: Request, context: Context, suffix: String?) async -> Response {
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
         let answer = router.answer(link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
-                                   acceptLanguage: request.headers[.acceptLanguage])
+                                   acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority)
         if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
         if let response = writer.response(answer, link: link, visitor: visitor, logger: context.logger) { return response.response }
         guard case .actionPage(let action) = answer.reply else { return message(.notALink, language: answer.language) }
-        if let wait = await admitBackendCall(request, context) { return PlainText.tooManyRequests(wait: wait) }
+        if let wait = await admitBackendCall(request, context) {
+            var response = message(.tooManyRequests, language: answer.language)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
         return await modePage(action, language: answer.language, context: context)
     }
 }

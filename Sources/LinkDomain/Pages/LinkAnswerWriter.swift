@@ -32,8 +32,8 @@ struct LinkAnswerWriter: Sendable {
             return pages.message(.neutral, strings: strings)
         case .preview(let dynamic, let app, let continueURL):
             return pages.preview(dynamic, app: app, continueURL: continueURL, request: link, strings: strings)
-        case .appLanding(let target, let action):
-            return pages.landing(target, link: action, visitor: visitor, request: link, strings: strings)
+        case .appLanding(let target, let action, let appDidNotOpen):
+            return pages.landing(target, link: action, visitor: visitor, request: link, strings: strings, appDidNotOpen: appDidNotOpen)
         case .signInInstructions:
             return pages.message(.signInInstructions, strings: strings)
         case .redirectRefused(let host):

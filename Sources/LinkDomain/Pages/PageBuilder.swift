@@ -13,12 +13,17 @@ struct PageBuilder: Sendable {
     /// - Parameter backTo: an allowed continue URL: an error page leads back there ("Back to example.com")
     ///   instead of being a dead end.
     ///   - mode: the link's mode, when the page is about a link: an error then says what the link was for.
-    func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil, mode: ActionMode? = nil) -> MessagePage {
+    ///   - retryURL: the link's own page, which "Try again" reloads after a backend failure (502, 503, 504).
+    func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil, mode: ActionMode? = nil, retryURL: String? = nil)
+        -> MessagePage {
         var page = MessagePage(title: strings[message.texts.title], paragraphs: [strings[message.texts.body]])
         if let mode, message.status.code >= 400 {
             page.purpose = strings[mode.texts.landingTitle].replacingOccurrences(of: "{app}", with: appName)
         }
-        if case .done(_, let continueURL?) = message {
+        if message.isBackendFailure, let retryURL {
+            page.actionURL = retryURL
+            page.actionLabel = strings[.retry]
+        } else if case .done(_, let continueURL?) = message {
             page.actionURL = continueURL
             page.actionLabel = strings[.continueButton]
         } else if let backTo, let host = WebAddress(backTo)?.host {
@@ -28,16 +33,23 @@ struct PageBuilder: Sendable {
         return page
     }
 
-    /// The page that offers the app for an email action, with the web as the way out where the
-    /// action can finish there.
-    func landing(_ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings) -> LandingPage {
+    /// The page that offers the app for an email action: where the browser finishes the action,
+    /// "Continue" first and the app second; for a sign-in, the app first.
+    ///
+    /// - Parameter appDidNotOpen: the request came to the pivot host, which only a tap the app did
+    ///   not take reaches: "App not installed?", the browser and the store, never "Open in the app"
+    ///   again (it would load this page once more, forever).
+    func landing(_ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings,
+                 appDidNotOpen: Bool = false) -> LandingPage {
         let pathAndQuery = request.ownPathAndQuery
-        var page = LandingPage(title: strings[link.mode.texts.landingTitle].replacingOccurrences(of: "{app}", with: appName))
+        let texts = link.mode.texts
+        let body: PageText = appDidNotOpen ? (link.mode == .signIn ? .appNotInstalledSigninBody : .appNotInstalledBody) : texts.landingBody
+        var page = LandingPage(title: strings[appDidNotOpen ? .appNotInstalledTitle : texts.landingTitle].replacingOccurrences(of: "{app}", with: appName),
+                               body: strings[body].replacingOccurrences(of: "{app}", with: appName))
+        page.continueFirst = link.mode != .signIn
         // Rebuilt from the parsed link, never the request's own text: a raw comma there would add
         // keys to the banner's `content` (`app-argument=..., app-id=...`). Every value is percent-encoded.
-        page.appArgument = ActionLinkEncoder(baseURL: publicBaseURL).appLink(ActionLinkEncoder.Parameters(
-            apiKey: link.apiKey ?? "", mode: link.mode.rawValue, oobCode: link.oobCode, continueURL: link.continueURL,
-            languageCode: link.languageCode, tenantID: link.tenantID))
+        page.appArgument = encoder.appLink(Self.parameters(link))
         switch target.kind {
         case .apple:
             page.openURL = pivotBaseURL.map { $0 + pathAndQuery }
@@ -59,7 +71,21 @@ struct PageBuilder: Sendable {
             page.inAppHelp = inAppHelp(inApp, platform: visitor.platform, strings: strings)
             page.pageURL = publicBaseURL + pathAndQuery
         }
+        if appDidNotOpen { page.openURL = nil }
+        page.pressAndHold = !page.continueFirst && !appDidNotOpen && page.openURL == nil && page.inAppHelp == nil
         return page
+    }
+
+    /// The link's own action page on this service, rebuilt from the parsed link (every value percent-encoded).
+    func actionPageURL(_ link: ActionLink) -> String {
+        encoder.actionURL(Self.parameters(link))
+    }
+
+    private var encoder: ActionLinkEncoder { ActionLinkEncoder(baseURL: publicBaseURL) }
+
+    private static func parameters(_ link: ActionLink) -> ActionLinkEncoder.Parameters {
+        ActionLinkEncoder.Parameters(apiKey: link.apiKey ?? "", mode: link.mode.rawValue, oobCode: link.oobCode, continueURL: link.continueURL,
+                                     languageCode: link.languageCode, tenantID: link.tenantID)
     }
 
     /// "You are in Gmail's own browser ... open the page in Safari", in the visitor's language.

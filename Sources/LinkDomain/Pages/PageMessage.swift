@@ -21,11 +21,14 @@ enum PageMessage: Equatable {
     case done(ActionMode, continueURL: String?)
     /// A password-reset link was asked for from the page (sent if the address has an account).
     case resetRequested
+    /// A client over the pages' rate limit (429, with `Retry-After`).
+    case tooManyRequests
 
     var status: HTTPResponse.Status {
         switch self {
         case .notALink, .redirectRefused, .invalidCode, .refused: .badRequest
         case .unavailable: .serviceUnavailable
+        case .tooManyRequests: .tooManyRequests
         case .timedOut: .gatewayTimeout
         case .badGateway: .badGateway
         case .signInInstructions, .neutral, .done, .resetRequested: .ok
@@ -33,6 +36,14 @@ enum PageMessage: Equatable {
         case .disabledAccount, .formExpired: .forbidden
         case .unknownAccount: .notFound
         case .bodyTooLarge: .contentTooLarge
+        }
+    }
+
+    /// The backend failed (unreachable, wrong answer, too slow): the same link may work on a retry.
+    var isBackendFailure: Bool {
+        switch self {
+        case .unavailable, .badGateway, .timedOut: true
+        default: false
         }
     }
 
@@ -53,6 +64,7 @@ enum PageMessage: Equatable {
         case .refused, .bodyTooLarge: (.errorGenericTitle, .errorGenericBody)
         case .formExpired: (.errorFormTitle, .errorFormBody)
         case .resetRequested: (.resetRequestedTitle, .resetRequestedBody)
+        case .tooManyRequests: (.tooManyTitle, .tooManyBody)
         case .done(let mode, _): (mode.texts.doneTitle, mode.texts.doneBody)
         }
     }
@@ -79,6 +91,8 @@ enum PageMessage: Equatable {
 struct ModeTexts {
     /// "Reset your {app} password": the app's landing page, and above an error about the link.
     var landingTitle: PageText
+    /// What the landing page says the link does, and where it finishes.
+    var landingBody: PageText
     /// The form that completes the action.
     var formTitle: PageText
     var formBody: PageText
@@ -93,22 +107,22 @@ extension ActionMode {
         switch self {
         case .signIn:
             // A sign-in finishes in the app or on the continue URL: it has no form of its own and no result page.
-            ModeTexts(landingTitle: .landingTitleSignin, formTitle: .signinTitle, formBody: .signinBody, formButton: .continueButton,
+            ModeTexts(landingTitle: .landingTitleSignin, landingBody: .landingBodySignin, formTitle: .signinTitle, formBody: .signinBody, formButton: .continueButton,
                       doneTitle: .signinTitle, doneBody: .signinBody)
         case .resetPassword:
-            ModeTexts(landingTitle: .landingTitleReset, formTitle: .resetTitle, formBody: .passwordHint, formButton: .resetButton,
+            ModeTexts(landingTitle: .landingTitleReset, landingBody: .landingBodyReset, formTitle: .resetTitle, formBody: .passwordHint, formButton: .resetButton,
                       doneTitle: .resetDoneTitle, doneBody: .resetDoneBody)
         case .verifyEmail:
-            ModeTexts(landingTitle: .landingTitleVerify, formTitle: .verifyTitle, formBody: .verifyBody, formButton: .verifyButton,
+            ModeTexts(landingTitle: .landingTitleVerify, landingBody: .landingBodyVerify, formTitle: .verifyTitle, formBody: .verifyBody, formButton: .verifyButton,
                       doneTitle: .verifyDoneTitle, doneBody: .verifyDoneBody)
         case .recoverEmail:
-            ModeTexts(landingTitle: .landingTitleRecover, formTitle: .recoverTitle, formBody: .recoverBody, formButton: .recoverButton,
+            ModeTexts(landingTitle: .landingTitleRecover, landingBody: .landingBodyRecover, formTitle: .recoverTitle, formBody: .recoverBody, formButton: .recoverButton,
                       doneTitle: .recoverDoneTitle, doneBody: .recoverDoneBody)
         case .verifyAndChangeEmail:
-            ModeTexts(landingTitle: .landingTitleChange, formTitle: .changeTitle, formBody: .changeBody, formButton: .changeButton,
+            ModeTexts(landingTitle: .landingTitleChange, landingBody: .landingBodyChange, formTitle: .changeTitle, formBody: .changeBody, formButton: .changeButton,
                       doneTitle: .changeDoneTitle, doneBody: .changeDoneBody)
         case .revertSecondFactorAddition:
-            ModeTexts(landingTitle: .landingTitleRevert, formTitle: .revertTitle, formBody: .revertBody, formButton: .revertButton,
+            ModeTexts(landingTitle: .landingTitleRevert, landingBody: .landingBodyRevert, formTitle: .revertTitle, formBody: .revertBody, formButton: .revertButton,
                       doneTitle: .revertDoneTitle, doneBody: .revertDoneBody)
         }
     }

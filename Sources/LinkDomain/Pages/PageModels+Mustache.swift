@@ -62,6 +62,9 @@ extension LandingPage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "title": title
+        case "body": body
+        case "continueFirst": continueFirst
+        case "pressAndHold": pressAndHold
         case "openURL": openURL
         case "storeURL": storeURL
         case "storeLabel": storeLabel

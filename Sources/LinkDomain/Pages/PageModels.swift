@@ -60,6 +60,13 @@ struct ResetPasswordPage: PageModel, Equatable {
 struct LandingPage: PageModel, Equatable {
     static let template = "landing"
     var title: String
+    /// What the link does and where it finishes ("Choose a new password ... here in this browser").
+    var body: String
+    /// The browser finishes this link (every mode but sign-in): "Continue" (`webURL`) is the
+    /// primary button and the app the second; for a sign-in, the app is primary.
+    var continueFirst = false
+    /// No way into the app on this page and no other help: say how to open the mail's link in the app.
+    var pressAndHold = false
     var openURL: String?
     var storeURL: String?
     var storeLabel: String?

@@ -48,8 +48,9 @@ enum LinkPage: Equatable {
     case neutral
     /// The Dynamic Links preview page a phone sees before leaving for the app or the link.
     case preview(DynamicLink, app: AppTarget?, continueURL: String?)
-    /// The page that offers the app for an email action.
-    case appLanding(AppTarget, ActionLink)
+    /// The page that offers the app for an email action; on the pivot host (a tap the app did not
+    /// take), the page that says the app may not be installed.
+    case appLanding(AppTarget, ActionLink, appDidNotOpen: Bool)
     /// A sign-in link without a continue URL: how to finish it.
     case signInInstructions
     /// The link's destination is not allowed (a Dynamic Link's, or a sign-in's continue URL on a
@@ -70,36 +71,38 @@ extension LinkRouter {
     /// - Parameters:
     ///   - isShortLink: the request named a short link, whose clicks are counted.
     ///   - acceptLanguage: the request's `Accept-Language`, for pages whose link names no language.
-    func answer(_ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool, acceptLanguage: String?) -> LinkAnswer {
+    ///   - host: the request's `Host` (or `:authority`): on the pivot host, the app did not open.
+    func answer(_ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool, acceptLanguage: String?,
+                host: String? = nil) -> LinkAnswer {
         let outcome = route(link, visitor: visitor)
-        let visitorLanguage = Languages.firstTag(ofAcceptLanguage: acceptLanguage)
-        var answer: LinkAnswer
+        let reply: LinkAnswer.Reply
         switch outcome {
-        case .action(let action, let decision):
-            answer = LinkAnswer(reply: Self.reply(to: action, decision: decision, method: method),
-                                language: Languages.language(for: action.languageCode ?? visitorLanguage), events: [])
-        case .dynamic(let dynamic, let decision):
-            answer = LinkAnswer(reply: Self.reply(to: dynamic, decision: decision), language: "", events: [])
-        case .debugPage:
-            answer = LinkAnswer(reply: .page(.debug), language: "", events: [])
-        case .notALink:
-            answer = LinkAnswer(reply: .page(.notALink), language: "", events: [])
+        case .action(let action, let decision): reply = Self.reply(to: action, decision: decision, method: method, onPivotHost: isPivotHost(host))
+        case .dynamic(let dynamic, let decision): reply = Self.reply(to: dynamic, decision: decision)
+        case .debugPage: reply = .page(.debug)
+        case .notALink: reply = .page(.notALink)
         }
-        if answer.language.isEmpty {
-            answer.language = Languages.language(for: QueryString(link.linkQuery)["lang"] ?? visitorLanguage)
-        }
+        var events: [LinkEvent] = []
         if isShortLink, method == .get, visitor.isPerson, outcome != .debugPage {
-            answer.events = [.click] + (Self.event(of: outcome).map { [$0] } ?? [])
+            events = [.click] + (Self.event(of: outcome).map { [$0] } ?? [])
         }
-        return answer
+        // A redirect speaks no language: the link's `lang` is read for pages only.
+        if case .redirect = reply { return LinkAnswer(reply: reply, language: "", events: events) }
+        let visitorLanguage = Languages.firstTag(ofAcceptLanguage: acceptLanguage)
+        let language = if case .action(let action, _) = outcome {
+            Languages.language(for: action.languageCode ?? visitorLanguage)
+        } else {
+            Languages.language(for: QueryString(link.linkQuery)["lang"] ?? visitorLanguage)
+        }
+        return LinkAnswer(reply: reply, language: language, events: events)
     }
 
-    private static func reply(to action: ActionLink, decision: RoutingDecision, method: HTTPRequest.Method) -> LinkAnswer.Reply {
+    private static func reply(to action: ActionLink, decision: RoutingDecision, method: HTTPRequest.Method, onPivotHost: Bool) -> LinkAnswer.Reply {
         switch decision {
         case .botPage:
             action.hints.socialTitle != nil ? .page(.social(action.hints, fallbackTitle: nil)) : .page(.neutral)
         case .appLanding(let target):
-            .page(.appLanding(target, action))
+            .page(.appLanding(target, action, appDidNotOpen: onPivotHost))
         case .continueToApp(let url):
             .redirect(.seeOther, location: url)
         case .signInInstructions:
@@ -118,6 +121,13 @@ extension LinkRouter {
         case .redirect(let url, _): .redirect(.found, location: url)
         case .refused: .page(.redirectRefused(refusedHost: nil))
         }
+    }
+
+    /// Whether `host` (a `Host` value: a name, maybe a port) is the pivot host.
+    func isPivotHost(_ host: String?) -> Bool {
+        guard let pivotHost, let host else { return false }
+        let name = host.hasPrefix("[") ? host.prefix { $0 != "]" } + "]" : host.prefix { $0 != ":" }
+        return name.lowercased() == pivotHost
     }
 
     /// The event a short link counts beside its click: where the visitor was sent.

@@ -4,9 +4,11 @@
 enum ShortLinkPath {
     /// The suffix `path` names, if it may name one.
     static func suffix(ofPath path: Substring) -> Substring? {
-        guard path.utf8.first == UInt8(ascii: "/"), !RoutePaths.reservedSingleSegments.contains(String(path)) else { return nil }
+        guard path.utf8.first == UInt8(ascii: "/") else { return nil }
         let suffix = path.dropFirst()
-        return SuffixGenerator.isPlausible(suffix) ? suffix : nil
+        guard SuffixGenerator.isPlausible(suffix),
+              !RoutePaths.reservedSingleSegments.contains(where: { $0.utf8.elementsEqual(path.utf8) }) else { return nil }
+        return suffix
     }
 }
 

@@ -45,6 +45,9 @@ public struct LinkRouter: Sendable {
     public var policy: RedirectPolicy
     /// This service's host, which Android intents send the visitor back to.
     public var publicHost: String
+    /// The second host "Open in the app" leads to (`pivotBaseURL`), lower-cased; a request that
+    /// arrives there was not taken by the app.
+    public var pivotHost: String?
 
     public init(appleApps: [AppleApp], androidApps: [AndroidApp], policy: RedirectPolicy, publicHost: String) {
         self.appleApps = appleApps
@@ -56,6 +59,7 @@ public struct LinkRouter: Sendable {
     public init(configuration: LinkDomainConfiguration) {
         self.init(appleApps: configuration.apple.apps, androidApps: configuration.android.apps,
                   policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains), publicHost: configuration.publicHost)
+        pivotHost = configuration.pivotBaseURL.flatMap { WebAddress($0)?.host.lowercased() }
     }
 
     /// What a request for a link asks for: `?d=1` the debug page, `?web=1` to stay in the browser,

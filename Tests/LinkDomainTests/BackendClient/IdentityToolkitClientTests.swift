@@ -89,6 +89,9 @@ struct IdentityToolkitClientTests {
                 let page = try await pages.page("/__/auth/action?mode=verifyEmail&oobCode=abc&apiKey=k")
                 #expect(page.status == .badGateway)
                 #expect(page.title == "The sign-in service gave a wrong answer")
+                // Not a dead end: "Try again" reloads the link's own page.
+                #expect(page.href("button")?.contains("/__/auth/action?apiKey=k&mode=verifyEmail&oobCode=abc") == true, "\(page.href("button") ?? "no button")")
+                #expect(page.html.contains(">Try again</a>"))
             }
             try await Self.pagesServer(backendURL: "http://127.0.0.1:\(port)/slow", timeoutSeconds: 1) { pages in
                 let page = try await pages.page("/__/auth/action?mode=verifyEmail&oobCode=abc&apiKey=k")

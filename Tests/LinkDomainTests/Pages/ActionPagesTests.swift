@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import Logging
 
 @testable import LinkDomain
 
@@ -141,7 +142,7 @@ struct ActionPagesTests {
         }
     }
 
-    @Test("phones with the app configured get a landing page that opens the app; the web stays one tap away")
+    @Test("phones with the app configured get a landing page: for a reset, Continue first and the app second")
     func landingPages() async throws {
         try await BackendHarness().run { client in
             _ = try await client.signUp("ada@example.com")
@@ -153,20 +154,57 @@ struct ActionPagesTests {
             #expect(iPhone.html.contains("<title>Reset your links.example.com password – links.example.com</title>"))
             // Safari's Smart App Banner: an Open button for the app, handed this link.
             #expect(iPhone.html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=1234567890, app-argument=https://links.example.com\(path.replacingOccurrences(of: "&", with: "&amp;"))\">"))
-            #expect(iPhone.href("button") == "https://open.example.com\(path)")
-            #expect(iPhone.href("button secondary") == "https://apps.apple.com/app/id1234567890")
-            #expect(iPhone.href("link") == "\(path)&web=1")
+            // A reset finishes in the browser: "Continue" is the primary button, the app second, the store last.
+            #expect(iPhone.html.contains("Choose a new password for your links.example.com account here in this browser"))
+            #expect(iPhone.href("button") == "\(path)&web=1")
+            #expect(iPhone.href("button secondary") == "https://open.example.com\(path)")
+            #expect(iPhone.href("link") == "https://apps.apple.com/app/id1234567890")
+            #expect(!iPhone.html.contains("works best in the app") && !iPhone.html.contains("press and hold"))
             let android = try await client.page(path, agent: UserAgents.android)
-            let intent = try #require(android.href("button"))
+            #expect(android.href("button") == "\(path)&web=1")
+            let intent = try #require(android.href("button secondary"))
             #expect(intent.hasPrefix("intent://links.example.com\(path)#Intent;scheme=https;package=com.example.app;"))
             #expect(intent.hasSuffix("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.example.app;end"))
-            #expect(android.href("button secondary") == "https://play.google.com/store/apps/details?id=com.example.app")
+            #expect(android.href("link") == "https://play.google.com/store/apps/details?id=com.example.app")
             // The store links never carry the code.
             let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
-            #expect(!(iPhone.href("button secondary") ?? "").contains(code))
+            #expect(!(iPhone.href("link") ?? "").contains(code))
             let web = try await client.page("\(path)&web=1", agent: UserAgents.iPhone)
             #expect(web.title == "Choose a new password")
         }
+    }
+
+    @Test("a sign-in link meant for the app puts the app first; on the pivot host the page says the app may not be installed, and never offers it again")
+    func signInLandingAndPivot() async throws {
+        try await BackendHarness().run { client in
+            _ = try await client.signUp("ada@example.com")
+            let link = try await Self.mailedLink(client, "EMAIL_SIGNIN", email: "ada@example.com",
+                                                 extra: ["iOSBundleId": "com.example.app", "continueUrl": "https://app.example.com/done"])
+            let path = Self.path(link)
+            let iPhone = try await client.page(path, agent: UserAgents.iPhone)
+            #expect(iPhone.href("button") == "https://open.example.com\(path)")
+            #expect(iPhone.href("button secondary") == "https://apps.apple.com/app/id1234567890")
+            #expect(iPhone.href("link") == "\(path)&web=1")
+        }
+    }
+
+    @Test("on the pivot host (a tap the app did not take) the page says the app may not be installed, and never offers it again",
+          arguments: ["open.example.com", "OPEN.example.com:443"])
+    func pivotHost(host: String) async throws {
+        let harness = BackendHarness()
+        let services = try await LinkDomainServices.make(configuration: harness.configuration, logger: Logger(label: "test"))
+        func page(_ query: String, host: String?) throws -> String {
+            let answer = services.immediate.answer(to: .link, method: .get, path: "/__/auth/action", query: Substring(query),
+                                                   headers: .init(userAgent: UserAgents.iPhone, host: host), logger: Logger(label: "test"))
+            return try #require(answer?.response.body.map { String(buffer: $0) })
+        }
+        let signIn = "apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fapp.example.com%2Fdone&ibi=com.example.app"
+        #expect(try page(signIn, host: "links.example.com").contains("https://open.example.com/__/auth/action?"))
+        let pivot = try page(signIn, host: host)
+        #expect(pivot.contains("App not installed?") && !pivot.contains("https://open.example.com/"))
+        #expect(pivot.contains("/__/auth/action?\(signIn.replacingOccurrences(of: "&", with: "&amp;"))&amp;web=1"))
+        let reset = try page("apiKey=k&mode=resetPassword&oobCode=C&ibi=com.example.app", host: host)
+        #expect(reset.contains("App not installed?") && !reset.contains("https://open.example.com/") && reset.contains("web=1"))
     }
 
     @Test("in an app's own browser: that app's way to Safari or Chrome and the page's https address, never Safari's press-and-hold or intent://",
@@ -185,7 +223,7 @@ struct ActionPagesTests {
             #expect(page.html.contains(source) && page.html.contains("open the page in \(browser)"))
             #expect(!page.html.contains("press and hold") && !page.html.contains("intent://"))
             #expect(page.html.contains("href=\"https://links.example.com\(Self.path(link).replacingOccurrences(of: "&", with: "&amp;"))\""))
-            #expect(page.href("link") != nil)  // finishing in this browser stays possible
+            #expect(page.href("button") == "\(Self.path(link))&web=1")  // finishing in this browser stays the first step
         }
     }
 
