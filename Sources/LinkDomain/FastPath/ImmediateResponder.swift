@@ -124,16 +124,15 @@ struct ImmediateResponder: Sendable {
         case .link:
             return answer(LinkRequest(path: path, query: query), method: method, headers: headers, suffix: nil, logger: logger)
         case .shortLink:
-            let suffix = path.dropFirst()
-            // An unknown suffix may still be a long link on another path (the router's).
+            let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
-            guard let record = shortLinks.cached(suffix: String(suffix)) else { return nil }
+            guard let record = shortLinks.cached(suffix: suffix) else { return nil }
             return answer(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), method: method,
                           headers: headers, suffix: suffix, logger: logger)
         }
     }
 
-    private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, suffix: Substring?, logger: Logger) -> Answer? {
+    private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, suffix: String?, logger: Logger) -> Answer? {
         let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
         let answer = router.answer(link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
                                    host: headers.host)

@@ -200,18 +200,26 @@ package struct RawRequestHead: Equatable {
         case transferEncoding, contentLength, connection, expect, upgrade, userAgent, platformHint, ifNoneMatch, forwardedProto, acceptLanguage
         case host, other
 
-        private static let names: [(String, FieldName)] = [
-            ("transfer-encoding", .transferEncoding), ("content-length", .contentLength), ("connection", .connection), ("expect", .expect),
-            ("upgrade", .upgrade), ("user-agent", .userAgent), ("sec-ch-ua-platform", .platformHint), ("if-none-match", .ifNoneMatch),
-            ("x-forwarded-proto", .forwardedProto), ("accept-language", .acceptLanguage), ("host", .host),
-        ]
+        /// The candidates for a name of each length: every line is compared with one or two names at most.
+        private static func candidates(length: Int) -> [(String, FieldName)] {
+            switch length {
+            case 4: [("host", .host)]
+            case 6: [("expect", .expect)]
+            case 7: [("upgrade", .upgrade)]
+            case 10: [("user-agent", .userAgent), ("connection", .connection)]
+            case 13: [("if-none-match", .ifNoneMatch)]
+            case 14: [("content-length", .contentLength)]
+            case 15: [("accept-language", .acceptLanguage)]
+            case 17: [("transfer-encoding", .transferEncoding), ("x-forwarded-proto", .forwardedProto)]
+            case 18: [("sec-ch-ua-platform", .platformHint)]
+            default: []
+            }
+        }
 
         init(_ bytes: UnsafeRawBufferPointer, _ name: Range<Int>) {
-            for (candidate, field) in Self.names where candidate.utf8.count == name.count {
-                if RawRequestHead.equalsIgnoringCase(bytes, name, candidate) {
-                    self = field
-                    return
-                }
+            for (candidate, field) in Self.candidates(length: name.count) where RawRequestHead.equalsIgnoringCase(bytes, name, candidate) {
+                self = field
+                return
             }
             self = .other
         }

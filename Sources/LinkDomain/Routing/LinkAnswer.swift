@@ -84,7 +84,7 @@ extension LinkRouter {
         }
         var events: [LinkEvent] = []
         if isShortLink, method == .get, visitor.isPerson, outcome != .debugPage {
-            events = [.click] + (Self.event(of: outcome).map { [$0] } ?? [])
+            events = Self.event(of: outcome).map { [.click, $0] } ?? [.click]
         }
         // A redirect speaks no language: the link's `lang` is read for pages only.
         if case .redirect = reply { return LinkAnswer(reply: reply, language: "", events: events) }

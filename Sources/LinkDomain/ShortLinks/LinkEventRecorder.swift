@@ -38,9 +38,7 @@ final class LinkEventRecorder: Service, Sendable {
     }
 
     /// Counts what one answer to a short link counted (``LinkAnswer/events``), here and in the metrics.
-    func record(_ events: [LinkEvent], suffix: some StringProtocol, platform: Platform) {
-        guard !events.isEmpty else { return }
-        let suffix = String(suffix)
+    func record(_ events: [LinkEvent], suffix: String, platform: Platform) {
         for event in events {
             metrics.count(event, platform: platform)
             count(event, suffix: suffix, platform: platform)
