@@ -56,7 +56,8 @@ struct ImmediateResponder: Sendable {
     /// compared as bytes so that a request's path never has to become a `String` to be found.
     let routes: [(path: String, kind: Kind)]
 
-    var router: LinkRouter { writer.pages.router }
+    /// The writer's router, kept here: a computed copy retained and released its arrays on every request.
+    let router: LinkRouter
 
     init(configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], writer: LinkAnswerWriter,
          shortLinks: CachedLinkStore, linkEvents: LinkEventRecorder) {
@@ -64,6 +65,7 @@ struct ImmediateResponder: Sendable {
         self.linkEvents = linkEvents
         self.files = files
         self.writer = writer
+        self.router = writer.pages.router
         self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
                                             body: ByteBuffer(bytes: stylesheet))
         let fixed: [(String, Kind)] = [

@@ -11,14 +11,6 @@ import NIOCore
 /// the automatic read does, so that NIO's async channel can hold the read back while the router is
 /// busy. While the connection cannot take more output, nothing more is read or answered.
 struct RawReadState {
-    /// What to do with bytes that arrived.
-    enum Input {
-        /// Read the requests at the start of these bytes (those kept from before included).
-        case requests(ByteBuffer)
-        /// Hand them to NIO's decoder as they are: it reads the rest of the connection.
-        case passThrough(ByteBuffer)
-    }
-
     /// Which way to ask for the next read when one completes.
     enum NextRead: Equatable {
         /// Through the whole pipeline: something was passed on to it.
@@ -45,16 +37,12 @@ struct RawReadState {
         return !started
     }
 
-    mutating func received(_ bytes: ByteBuffer) -> Input {
-        if isPassingThrough {
-            passedOnSinceRead = true
-            return .passThrough(bytes)
-        }
-        guard var earlier = unread else { return .requests(bytes) }
+    /// Bytes arrived while reading requests: those kept from before go first.
+    mutating func prepend(_ bytes: inout ByteBuffer) {
+        guard var earlier = unread else { return }
         unread = nil
-        var bytes = bytes
         earlier.writeBuffer(&bytes)
-        return .requests(earlier)
+        bytes = earlier
     }
 
     /// Bytes that cannot be handled yet wait for more bytes, or for the connection to drain.

@@ -45,10 +45,14 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch state.received(unwrapInboundIn(data)) {
-        case .passThrough(let bytes): context.fireChannelRead(wrapInboundOut(bytes))
-        case .requests(var bytes): handle(&bytes, context: context)
+        if state.isPassingThrough {
+            // NIO's decoder reads the rest of the connection, as it arrives.
+            state.passedOn()
+            return context.fireChannelRead(data)
         }
+        var bytes = unwrapInboundIn(data)
+        state.prepend(&bytes)
+        handle(&bytes, context: context)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
