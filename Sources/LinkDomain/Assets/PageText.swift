@@ -113,4 +113,6 @@ enum PageText: String, CaseIterable, Sendable {
     case tooManyBody = "too_many_body"
     case notFoundTitle = "not_found_title"
     case notFoundBody = "not_found_body"
+    case qrLabel = "qr_label"
+    case qrCaption = "qr_caption"
 }

@@ -35,7 +35,13 @@ struct LinkAnswerWriter: Sendable {
         case .appLanding(let target, let action, let appDidNotOpen):
             return pages.landing(target, link: action, visitor: visitor, request: link, strings: strings, appDidNotOpen: appDidNotOpen)
         case .signInInstructions:
-            return pages.message(.signInInstructions, strings: strings)
+            var page = pages.message(.signInInstructions, strings: strings)
+            // A link meant for the phone, opened on a computer: the same link, to scan (opening it spends nothing).
+            if visitor.platform == .desktop, let code = QRCode(Array((pages.publicBaseURL + link.ownPathAndQuery).utf8)) {
+                page.qrPath = code.svgPath()
+                page.qrSide = code.size + 8
+            }
+            return page
         case .redirectRefused(let host):
             if let host {
                 logger.notice("continue URL refused: host not in authorizedDomains", metadata: ["host": .string(host)])

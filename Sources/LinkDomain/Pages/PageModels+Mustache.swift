@@ -27,6 +27,8 @@ extension MessagePage: MustacheParent {
         case "actionURL": actionURL
         case "actionLabel": actionLabel
         case "resetRequest": resetRequest
+        case "qrPath": qrPath
+        case "qrSide": qrSide
         default: nil
         }
     }

@@ -28,6 +28,9 @@ struct MessagePage: PageModel, Equatable {
     var actionLabel: String?
     /// After an address was restored: a button that mails the account a password-reset link.
     var resetRequest: ResetRequestForm?
+    /// On a desktop, the link as a QR code for the phone (its modules and side, quiet zone included).
+    var qrPath: String?
+    var qrSide: Int?
 }
 
 /// The hidden fields of the "send me a link to change my password" form.

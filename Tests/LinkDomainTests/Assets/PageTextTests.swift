@@ -59,7 +59,7 @@ struct PageTextTests {
 
     static let models: [any PageModel] = [
         MessagePage(title: "t", purpose: "p", paragraphs: ["a"], actionURL: "u", actionLabel: "l",
-                    resetRequest: ResetRequestForm(fields: [HiddenField(name: "n", value: "v")])),
+                    resetRequest: ResetRequestForm(fields: [HiddenField(name: "n", value: "v")]), qrPath: "M4 4h1v1h-1z", qrSide: 29),
         MessagePage(title: "t", paragraphs: []),
         ConfirmActionPage(title: "t", body: "b", button: "x", email: "e", newEmail: "n", fields: []),
         ResetPasswordPage(title: "t", email: "e", error: "r", fields: []),
