@@ -5,7 +5,6 @@ screenshot); and a tap the app did not take, arriving on the pivot host, is neve
 import http.client
 import subprocess
 import tempfile
-from pathlib import Path
 
 import pytest
 
