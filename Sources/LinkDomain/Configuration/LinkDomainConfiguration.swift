@@ -163,8 +163,6 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
 
     /// The link domain's host name (no port).
     public var publicHost: String {
-        let authority = publicBaseURL.split(separator: "/").dropFirst().first.map(String.init) ?? ""
-        if authority.hasPrefix("[") { return String(authority.prefix { $0 != "]" }) + "]" }
-        return authority.split(separator: ":").first.map(String.init) ?? authority
+        WebAddress.hostName(ofAuthority: publicBaseURL.split(separator: "/").dropFirst().first ?? "")
     }
 }

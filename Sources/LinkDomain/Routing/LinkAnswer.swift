@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// The one answer to a request for a link, decided from the link, the visitor and the request's
 /// method and language alone. The event-loop fast path and the router's pages both ask
-/// ``LinkRouter/answer(_:visitor:method:isShortLink:acceptLanguage:)`` for it and only write it out,
+/// ``LinkRouter/answer(_:visitor:method:isShortLink:acceptLanguage:host:)`` for it and only write it out,
 /// so a request gets the same status, `Location`, page and counted events whichever way it came.
 struct LinkAnswer: Equatable {
     enum Reply: Equatable {
@@ -16,24 +16,12 @@ struct LinkAnswer: Equatable {
     }
 
     var reply: Reply
-    /// The language the page speaks: the link's own (`lang`, `languageCode`), else the visitor's.
+    /// The language the page speaks: the link's own (`lang`, `languageCode`), else the visitor's;
+    /// empty for a redirect.
     var language: String
     /// What a short link counts for this answer: a person's GET only (HEAD is a probe, and a chat
     /// app's preview or a crawler is not a click). Empty for every other link.
     var events: [LinkEvent]
-
-    /// Every answer to a link is never stored by a cache: links carry codes, and a click must reach
-    /// the service to be counted.
-    static let cacheControl = "no-store"
-
-    /// The status, where the link alone decides it (an action page's waits for the backend).
-    var status: HTTPResponse.Status? {
-        switch reply {
-        case .redirect(let status, _): status
-        case .page(let page): page.status
-        case .actionPage: nil
-        }
-    }
 }
 
 /// The pages a link leads to that need nothing but the link.
@@ -126,8 +114,7 @@ extension LinkRouter {
     /// Whether `host` (a `Host` value: a name, maybe a port) is the pivot host.
     func isPivotHost(_ host: String?) -> Bool {
         guard let pivotHost, let host else { return false }
-        let name = host.hasPrefix("[") ? host.prefix { $0 != "]" } + "]" : host.prefix { $0 != ":" }
-        return name.lowercased() == pivotHost
+        return WebAddress.hostName(ofAuthority: host).lowercased() == pivotHost
     }
 
     /// The event a short link counts beside its click: where the visitor was sent.

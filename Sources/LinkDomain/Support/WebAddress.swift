@@ -13,6 +13,12 @@ struct WebAddress: Equatable {
 
     var isLoopback: Bool { host == "localhost" || host == "127.0.0.1" || host == "[::1]" }
 
+    /// The host of an authority (`host[:port]`, a `Host` field): the port dropped, an IPv6 literal
+    /// kept in its brackets; not checked and not lower-cased.
+    static func hostName(ofAuthority authority: some StringProtocol) -> String {
+        authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }) + "]" : String(authority.prefix { $0 != ":" })
+    }
+
     init?(_ url: String) {
         // Over the contiguous bytes in plain loops: every redirect decision reads its target through here.
         var url = url
