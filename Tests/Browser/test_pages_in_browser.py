@@ -163,7 +163,7 @@ def test_landing_page_in_gmail_on_iphone(server):
         call(server, "accounts:signUp", {"email": "gmail@example.com", "password": "password 1"})
         driver.get(link(server, "PASSWORD_RESET", "gmail@example.com", iOSBundleId="com.example.app"))
         assert wait_for_heading(driver, "Reset your Example password")
-        assert "Gmail" in driver.page_source and "open the page in Safari" in driver.page_source
+        assert "Gmail" in driver.page_source and "“Open in Safari”" in driver.page_source
         assert "press and hold" not in driver.page_source
         shot(driver, "landing-gmail")
         # The same in Russian, in an Android WebView: Chrome, not Safari, and no intent:// that would fail there.

@@ -13,6 +13,8 @@ public struct PageAssets: Sendable {
     var stylesheet: [UInt8]
     /// The pages' icon (`static/favicon.svg`; the built-in one when a directory has none).
     var favicon: [UInt8]
+    /// The pages' script (`static/page.js`; the built-in one when a directory has none).
+    var script: [UInt8]
 
     /// The templates every page needs, by name.
     static var requiredTemplates: [String] {
@@ -81,5 +83,6 @@ public struct PageAssets: Sendable {
         guard let stylesheet = file("static/styles.css") else { throw Problem(description: "\(origin) lacks static/styles.css") }
         self.stylesheet = Array(stylesheet.utf8)
         favicon = Array((file("static/favicon.svg") ?? Self.builtInFiles["static/favicon.svg"] ?? "").utf8)
+        script = Array((file("static/page.js") ?? Self.builtInFiles["static/page.js"] ?? "").utf8)
     }
 }

@@ -108,6 +108,12 @@ enum ConfigurationKeys {
     static let burst = ConfigurationKey(
         "limits.burst", .integer(1...1_000_000), default: .integer(30), expected: "1 to 1000000",
         "How many of those may come at once.")
+    static let pageChecksPerMinute = ConfigurationKey(
+        "limits.pageChecksPerMinute", .integer(1...1_000_000), default: .integer(300), expected: "1 to 1000000",
+        "Per client address: opened email-action links (each asks the backend whether its code is good) allowed a minute; past it, a branded 429 page with `Retry-After`. Generous because an office or a carrier puts many people behind one address, and codes are too long to guess.")
+    static let pageChecksBurst = ConfigurationKey(
+        "limits.pageChecksBurst", .integer(1...1_000_000), default: .integer(100), expected: "1 to 1000000",
+        "How many of those may come at once.")
     static let trustedProxies = ConfigurationKey(
         "limits.trustedProxies", .stringList, default: .emptyList,
         "IP addresses of your reverse proxies: behind them, the client is the nearest untrusted address in `X-Forwarded-For`, and `X-Forwarded-Proto: https` turns HSTS on. Without it, every request behind a proxy counts as the proxy's.")
@@ -179,6 +185,9 @@ enum ConfigurationKeys {
     static let brandingTermsURL = ConfigurationKey(
         "branding.termsURL", .url, default: .none, expected: "an https:// URL", validate: ConfigurationValidators.footerLink,
         "The terms of service, linked in every page's footer.")
+    static let brandingHomeURL = ConfigurationKey(
+        "branding.homeURL", .url, default: .none, expected: "an https:// URL", validate: { $0.hasPrefix("mailto:") ? nil : ConfigurationValidators.footerLink($0) },
+        "The app's website: \"Back to {site}\" on pages that have nowhere else to lead (a finished action without a continue URL, an error).")
     static let brandingSupportEmail = ConfigurationKey(
         "branding.supportEmail", .string, default: .none, expected: "an address such as \"support@example.com\"", validate: { MailAddress($0)?.value },
         "Where mails tell people to write with questions.")
@@ -193,9 +202,9 @@ enum ConfigurationKeys {
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
         androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
         backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, backendIDTokenKeysURL, pivotBaseURL,
-        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, trustedProxies, shortLinkAPIKeys, sqlitePath,
+        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, trustedProxies, shortLinkAPIKeys, sqlitePath,
         postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
         mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,
-        mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportURL, brandingPrivacyURL, brandingTermsURL, brandingSupportEmail,
+        mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportURL, brandingPrivacyURL, brandingTermsURL, brandingHomeURL, brandingSupportEmail,
     ]
 }

@@ -134,6 +134,9 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public struct Limits: Sendable, Equatable {
         public var requestsPerMinute = 120
         public var burst = 30
+        /// Per client address, opened email-action links (each a backend check of its code) a minute, and at once.
+        public var pageChecksPerMinute = 300
+        public var pageChecksBurst = 100
         /// Proxies whose `X-Forwarded-For` names the real client (exact IP addresses).
         public var trustedProxies: [String] = []
         public init() {}

@@ -39,6 +39,8 @@ extension LinkDomainConfiguration {
         public var supportURL: String?
         public var privacyURL: String?
         public var termsURL: String?
+        /// The app's website, where pages with nowhere else to lead send people back.
+        public var homeURL: String?
         public init() {}
     }
 

@@ -31,6 +31,8 @@ extension ValidatingReader {
         reportDuplicates(configuration.android.apps.map(\.packageName), key: ConfigurationKeys.androidPackageName, what: "package name")
         configuration.limits.requestsPerMinute = integer(ConfigurationKeys.requestsPerMinute)
         configuration.limits.burst = integer(ConfigurationKeys.burst)
+        configuration.limits.pageChecksPerMinute = integer(ConfigurationKeys.pageChecksPerMinute)
+        configuration.limits.pageChecksBurst = integer(ConfigurationKeys.pageChecksBurst)
         configuration.limits.trustedProxies = list(ConfigurationKeys.trustedProxies) ?? []
         configuration.shortLinks.apiKeys = secretKeys(ConfigurationKeys.shortLinkAPIKeys, minimumLength: 16)
         let postgresURL = validated(ConfigurationKeys.postgresURL)

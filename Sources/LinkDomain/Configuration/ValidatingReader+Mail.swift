@@ -38,6 +38,7 @@ extension ValidatingReader {
         branding.logoURL = validated(ConfigurationKeys.brandingLogoURL)
         branding.supportEmail = validated(ConfigurationKeys.brandingSupportEmail)
         branding.supportURL = validated(ConfigurationKeys.brandingSupportURL)
+        branding.homeURL = validated(ConfigurationKeys.brandingHomeURL)
         branding.privacyURL = validated(ConfigurationKeys.brandingPrivacyURL)
         branding.termsURL = validated(ConfigurationKeys.brandingTermsURL)
         return branding

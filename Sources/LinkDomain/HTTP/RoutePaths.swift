@@ -6,6 +6,8 @@ enum RoutePaths {
     static let appleAssociationAtRoot = "/apple-app-site-association"
     static let androidAssociation = "/.well-known/assetlinks.json"
     static let stylesheet = "/__/static/styles.css"
+    /// The pages' script: enhancements only (show passwords, copy a link), never required.
+    static let script = "/__/static/page.js"
     /// The pages' icon, and where browsers look for one unasked.
     static let favicon = "/__/static/favicon.svg"
     static let rootFavicon = "/favicon.ico"
@@ -16,6 +18,8 @@ enum RoutePaths {
     static let actionResult = "/__/auth/done"
     /// The result page's "send me a link to change my password" (after an address was restored).
     static let resetRequest = "/__/auth/reset-request"
+    /// "Send me a new link" from an expired or used link's page: its POST, and the page it redirects to.
+    static let newLink = "/__/auth/new-link"
     /// The Firebase Auth emulator's action path, so links it would mail work here too.
     static let emulatorAction = "/emulator/action"
     static let health = "/healthz"
@@ -36,6 +40,16 @@ enum RoutePaths {
     /// The paths that serve email actions: Firebase's two, the emulator's, and a custom action path.
     static func actionLinkPaths(customActionPath: String?) -> [String] {
         [emailLinks, emailAction, emulatorAction] + (customActionPath.map { [$0] } ?? [])
+    }
+
+    /// Whether people read what `path` answers (links, short links, the pages' forms), so an error
+    /// there is a branded page; the APIs, the association files, health, metrics and the static
+    /// files keep plain answers.
+    static func isPagePath(_ path: String) -> Bool {
+        let machinePrefixes = ["/v1/", "/v2/", "/identitytoolkit.googleapis.com/", "/www.googleapis.com/", "/securetoken.googleapis.com/",
+                               "/emulator/v1/", "/.well-known/", "/__/static/"]
+        let machinePaths: Set<String> = [appleAssociationAtRoot, health, readiness, metrics, rootFavicon]
+        return !machinePaths.contains(path) && !machinePrefixes.contains(where: path.hasPrefix)
     }
 
     /// Single-segment paths the router serves itself, which are never short links.

@@ -1,12 +1,12 @@
 import Foundation
 import HTTPTypes
 
-/// Headers every response carries: no script at all, nothing framed, nothing loaded from
-/// elsewhere, no Referer (pages carry codes in their URLs); and on HTTPS, HSTS.
+/// Headers every response carries: no script but the pages' own file (no inline script, nothing
+/// from elsewhere), nothing framed, no Referer (pages carry codes in their URLs); and on HTTPS, HSTS.
 struct SecurityHeaders: Sendable {
     /// The policy: images from this origin and, when the pages show a logo from elsewhere, its origin.
     static func contentSecurityPolicy(imageOrigin: String? = nil) -> String {
-        "default-src 'none'; style-src 'self'; img-src 'self'\(imageOrigin.map { " " + $0 } ?? ""); form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'\(imageOrigin.map { " " + $0 } ?? ""); form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     }
 
     /// `https://host[:port]` of an https URL: what a CSP source names.

@@ -22,8 +22,42 @@ package struct PageForm: Decodable, Sendable {
     }
 }
 
+/// Why a new password was refused, carried to the form's GET (Post/Redirect/Get): the browser's
+/// Back and reload never post again, and no password is ever written into a page or a URL.
+enum FormRefusal: String, Sendable {
+    case missing, differ, weak
+
+    /// The refusal of what the form sent, or nil when the backend may judge the password.
+    init?(newPassword: String, confirmation: String) {
+        if newPassword.isEmpty {
+            self = .missing
+        } else if newPassword != confirmation {
+            self = .differ
+        } else {
+            return nil
+        }
+    }
+
+    var text: PageText {
+        switch self {
+        case .missing: .passwordMissing
+        case .differ: .passwordsDiffer
+        case .weak: .weakPassword
+        }
+    }
+
+    /// The query parameter that carries it.
+    static let parameter = "refused"
+}
+
 /// The POST of a page's own form: the only place a code is spent.
 extension ActionPagesController {
+    /// 303 back to the link's form in this browser (`web=1`), saying why: on this host, whatever the public one is.
+    func refusalRedirect(_ link: ActionLink, _ refusal: FormRefusal) -> Response {
+        let form = pages.actionPageURL(link, baseURL: "") + "&web=1&\(FormRefusal.parameter)=\(refusal.rawValue)"
+        return ImmediateResponse.redirect(.seeOther, to: form).response
+    }
+
     func submit(_ request: Request, context: Context) async -> Response {
         let body: ByteBuffer
         do {
@@ -49,31 +83,27 @@ extension ActionPagesController {
         link.continueURL = form.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
         link.languageCode = language
         let backendContext = BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID)
-        let strings = renderer.strings(language)
         var applied: CodeInfo?
         do {
             if mode == .resetPassword {
                 let password = form.newPassword ?? ""
-                if password.isEmpty {
-                    return await modePage(link, language: language, context: context, error: strings[.passwordMissing], status: .badRequest)
-                }
-                if password != form.confirmPassword {
-                    return await modePage(link, language: language, context: context, error: strings[.passwordsDiffer], status: .badRequest)
+                if let refusal = FormRefusal(newPassword: password, confirmation: form.confirmPassword ?? "") {
+                    return refusalRedirect(link, refusal)
                 }
                 _ = try await backend.resetPassword(code: code, newPassword: password, context: backendContext)
             } else {
                 applied = try await backend.applyCode(code, expecting: mode.requestType, context: backendContext)
             }
         } catch .rejected(let refusal) where refusal.code == .weakPassword && mode == .resetPassword {
-            return await modePage(link, language: language, context: context, error: strings[.weakPassword], status: .badRequest)
+            return refusalRedirect(link, .weak)
         } catch {
             return failure(error, language: language, context: context, link: link)
         }
         linkEvents.metrics.codeSpent(mode: mode)
         // Post/Redirect/Get: a reload or Back shows the result again instead of posting a spent code.
         let continueURL = link.continueURL.flatMap(router.policy.allowed)
-        // After an address was restored the result page offers a password change for it (when mail can be sent).
-        let restored = mode == .recoverEmail && requestPasswordReset != nil ? applied?.email : nil
+        // After an address was restored the result page names it (and offers a password change for it).
+        let restored = mode == .recoverEmail ? applied?.email : nil
         return ImmediateResponse.redirect(.seeOther, to: resultLocation(mode: mode, language: language, continueURL: continueURL, email: restored)).response
     }
 }

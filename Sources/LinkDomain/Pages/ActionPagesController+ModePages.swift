@@ -15,12 +15,15 @@ extension ActionPagesController {
         else { return message(.notALink, language: language) }
         let strings = renderer.strings(language)
         var page = pages.message(.done(mode, continueURL: query["continueUrl"].flatMap(router.policy.allowed)), strings: strings)
-        // The address is back: offer the password change the page advises, mailed to that address.
-        if mode == .recoverEmail, let email, requestPasswordReset != nil {
-            page.resetRequest = ResetRequestForm(fields: [
-                HiddenField(name: "email", value: email), HiddenField(name: "lang", value: language),
-                HiddenField(name: "t", value: formToken.resetRequestToken(email: email, issuedAt: clock.nowSeconds)),
-            ])
+        // The address is back: name it, and offer the password change the page advises, mailed to that address.
+        if mode == .recoverEmail, let email {
+            page.paragraphs = [strings[.recoverDoneNamed].replacingOccurrences(of: "{email}", with: email)]
+            if mailLink != nil {
+                page.resetRequest = ResetRequestForm(fields: [
+                    HiddenField(name: "email", value: email), HiddenField(name: "lang", value: language),
+                    HiddenField(name: "t", value: formToken.resetRequestToken(email: email, issuedAt: clock.nowSeconds)),
+                ])
+            }
         }
         return html(.ok, page, strings: strings)
     }
@@ -32,12 +35,15 @@ extension ActionPagesController {
         else { return message(.notALink, language: "en") }
         let language = Languages.language(for: form.lang)
         if let site = request.headers[.secFetchSite], site != "same-origin" { return message(.formExpired, language: language) }
-        guard let requestPasswordReset, formToken.isValidResetRequest(form.t, email: form.email, now: clock.nowSeconds) else {
+        guard let mailLink, formToken.isValidResetRequest(form.t, email: form.email, now: clock.nowSeconds) else {
             return message(.formExpired, language: language)
         }
-        // The same answer whether or not a mail went: the page reveals nothing about the address.
-        _ = await requestPasswordReset(form.email, language, client)
-        return message(.resetRequested, language: language)
+        // The token says this page restored the address: it has an account, and the page may name it.
+        mailLink(PageLinkMail(requestType: .passwordReset, email: form.email, language: language, continueURL: nil, client: client))
+        let strings = renderer.strings(language)
+        var page = pages.message(.resetRequested, strings: strings)
+        page.paragraphs = [strings[.resetRequestedNamed].replacingOccurrences(of: "{email}", with: form.email)]
+        return html(.ok, page, strings: strings)
     }
 
     struct ResetRequestFields: Decodable {
@@ -64,7 +70,7 @@ extension ActionPagesController {
             return failure(error, language: language, context: context, link: link)
         }
         guard info.requestType == link.mode.requestType else {
-            return message(.invalidCode, language: language, backTo: link.continueURL.flatMap(router.policy.allowed), mode: link.mode)
+            return refused(.invalidCode, link: link, language: language)
         }
         let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, issuedAt: clock.nowSeconds)
         let strings = renderer.strings(language)

@@ -15,8 +15,18 @@ extension ActionPagesController {
         if page == .refused, case .rejected(let refusal) = error {
             context.logger.warning("backend refused an action", metadata: ["code": .string(refusal.spelling)])
         }
-        return message(page, language: language, backTo: link?.continueURL.flatMap(router.policy.allowed), mode: link?.mode,
-                       retryURL: link.map(pages.actionPageURL))
+        if let link { return refused(page, link: link, language: language) }
+        return message(page, language: language)
+    }
+
+    /// The page about `link` that could not be used: what it was for, a way back, "Try again" after
+    /// a backend failure, and "Send me a new link" when it expired or was used.
+    func refused(_ page: PageMessage, link: ActionLink, language: String) -> Response {
+        let strings = renderer.strings(language)
+        var model = pages.message(page, strings: strings, backTo: link.continueURL.flatMap(router.policy.allowed), mode: link.mode,
+                                  retryURL: pages.actionPageURL(link))
+        if page == .expiredCode || page == .invalidCode { model.newLink = newLinkForm(for: link, language: language) }
+        return html(page.status, model, strings: strings)
     }
 
     func html(_ status: HTTPResponse.Status, _ page: any PageModel, strings: PageStrings) -> Response {

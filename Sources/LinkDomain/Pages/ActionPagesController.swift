@@ -20,14 +20,14 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let formToken: FormToken
     let stylesheet: ImmediateResponse
     var favicon = ImmediateResponse(status: .notFound, headers: [:])
+    var script = ImmediateResponse(status: .notFound, headers: [:])
     let customActionPath: String?
     let clock: any WallClock
     /// Takes a token from the client's rate limit before a GET asks the backend about a code:
     /// nil when allowed, else the seconds to wait.
     var admitBackendCall: @Sendable (Request, Context) async -> Int? = { _, _ in nil }
-    /// Mails a password-reset link to an address (`email`, `language`), when mail is on; true when one went.
-    /// Mails a reset link: the address, the language, and the asking client's address (for its mail budget).
-    var requestPasswordReset: (@Sendable (String, String, String) async -> Bool)?
+    /// Mails a link the pages ask for, after the answer (within the mail budgets); nil when no mail can be sent.
+    var mailLink: (@Sendable (PageLinkMail) -> Void)?
     /// The caller's address as the abuse limits see it.
     var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
 
@@ -42,7 +42,10 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         routes.post(RouterPath(RoutePaths.emailAction)) { request, context in await submit(request, context: context) }
         routes.get(RouterPath(RoutePaths.actionResult)) { request, _ in resultPage(request) }
         routes.post(RouterPath(RoutePaths.resetRequest)) { request, context in await requestReset(request, client: clientAddress(request, context)) }
+        routes.post(RouterPath(RoutePaths.newLink)) { request, context in await requestNewLink(request, client: clientAddress(request, context)) }
+        routes.get(RouterPath(RoutePaths.newLink)) { request, _ in newLinkSentPage(request) }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
+        routes.get(RouterPath(RoutePaths.script)) { _, _ in script.response }
         for path in [RoutePaths.favicon, RoutePaths.rootFavicon] { routes.get(RouterPath(path)) { _, _ in favicon.response } }
         // Dynamic Links long links arrive on any path of the old custom domain (`/?link=...&apn=...`),
         // short links at `/<suffix>`.
@@ -95,6 +98,8 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             response.headers[.retryAfter] = String(wait)
             return response
         }
-        return await modePage(action, language: answer.language, context: context)
+        // After a refused password (Post/Redirect/Get), the form says why.
+        let refusal = request.uri.query.flatMap { QueryString(Substring($0))[FormRefusal.parameter] }.flatMap(FormRefusal.init(rawValue:))
+        return await modePage(action, language: answer.language, context: context, error: refusal.map { renderer.strings(answer.language)[$0.text] })
     }
 }

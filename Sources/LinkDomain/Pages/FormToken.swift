@@ -53,6 +53,15 @@ struct FormToken: Sendable {
         verify(token, ["reset-request", email], now: now, lifetime: Self.lifetimeSeconds)
     }
 
+    /// The token of a "send me a new link" form: the link's mode and continue URL, for an hour.
+    func newLinkToken(mode: String, continueURL: String?, issuedAt: Int64) -> String {
+        sign(["new-link", mode, continueURL ?? ""], issuedAt: issuedAt)
+    }
+
+    func isValidNewLink(_ token: String, mode: String, continueURL: String?, now: Int64) -> Bool {
+        verify(token, ["new-link", mode, continueURL ?? ""], now: now, lifetime: Self.lifetimeSeconds)
+    }
+
     /// `issuedAt.MAC`, the MAC over the parts (length-prefixed, so no two lists sign alike) and the time.
     private func sign(_ parts: [String], issuedAt: Int64) -> String {
         "\(issuedAt).\(Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(parts, issuedAt: issuedAt), using: key)))"

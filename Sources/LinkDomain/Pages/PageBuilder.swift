@@ -9,6 +9,8 @@ struct PageBuilder: Sendable {
     var publicBaseURL = ""
     /// The app's name as pages say it (`branding.appName`).
     var appName = ""
+    /// The app's website (`branding.homeURL`): "Back to {site}" where a page has nowhere else to lead.
+    var homeURL: String?
 
     /// - Parameter backTo: an allowed continue URL: an error page leads back there ("Back to example.com")
     ///   instead of being a dead end.
@@ -26,7 +28,7 @@ struct PageBuilder: Sendable {
         } else if case .done(_, let continueURL?) = message {
             page.actionURL = continueURL
             page.actionLabel = strings[.continueButton]
-        } else if let backTo, let host = WebAddress(backTo)?.host {
+        } else if let backTo = backTo ?? homeURL, let host = WebAddress(backTo)?.host {
             page.actionURL = backTo
             page.actionLabel = strings[.backToSite].replacingOccurrences(of: "{site}", with: host)
         }
@@ -70,6 +72,7 @@ struct PageBuilder: Sendable {
             page.openURL = nil
             page.inAppHelp = inAppHelp(inApp, platform: visitor.platform, strings: strings)
             page.pageURL = publicBaseURL + pathAndQuery
+            page.copiedNote = strings[.linkCopied].replacingOccurrences(of: "{browser}", with: visitor.platform == .android ? "Chrome" : "Safari")
         }
         if appDidNotOpen { page.openURL = nil }
         page.pressAndHold = !page.continueFirst && !appDidNotOpen && page.openURL == nil && page.inAppHelp == nil
@@ -77,8 +80,8 @@ struct PageBuilder: Sendable {
     }
 
     /// The link's own action page on this service, rebuilt from the parsed link (every value percent-encoded).
-    func actionPageURL(_ link: ActionLink) -> String {
-        encoder.actionURL(Self.parameters(link))
+    func actionPageURL(_ link: ActionLink, baseURL: String? = nil) -> String {
+        ActionLinkEncoder(baseURL: baseURL ?? publicBaseURL).actionURL(Self.parameters(link))
     }
 
     private var encoder: ActionLinkEncoder { ActionLinkEncoder(baseURL: publicBaseURL) }

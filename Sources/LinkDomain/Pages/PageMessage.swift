@@ -23,6 +23,12 @@ enum PageMessage: Equatable {
     case resetRequested
     /// A client over the pages' rate limit (429, with `Retry-After`).
     case tooManyRequests
+    /// "Send me a new link" was asked for (sent if the address has an account).
+    case newLinkSent
+    /// No page at this address (a mistyped or cut link, a deleted short link).
+    case notFound
+    /// This service failed; nothing was changed.
+    case internalError
 
     var status: HTTPResponse.Status {
         switch self {
@@ -31,7 +37,9 @@ enum PageMessage: Equatable {
         case .tooManyRequests: .tooManyRequests
         case .timedOut: .gatewayTimeout
         case .badGateway: .badGateway
-        case .signInInstructions, .neutral, .done, .resetRequested: .ok
+        case .signInInstructions, .neutral, .done, .resetRequested, .newLinkSent: .ok
+        case .notFound: .notFound
+        case .internalError: .internalServerError
         case .expiredCode: .gone
         case .disabledAccount, .formExpired: .forbidden
         case .unknownAccount: .notFound
@@ -42,7 +50,7 @@ enum PageMessage: Equatable {
     /// The backend failed (unreachable, wrong answer, too slow): the same link may work on a retry.
     var isBackendFailure: Bool {
         switch self {
-        case .unavailable, .badGateway, .timedOut: true
+        case .unavailable, .badGateway, .timedOut, .internalError: true
         default: false
         }
     }
@@ -61,7 +69,11 @@ enum PageMessage: Equatable {
         case .invalidCode: (.errorInvalidTitle, .errorInvalidBody)
         case .disabledAccount: (.errorDisabledTitle, .errorDisabledBody)
         case .unknownAccount: (.errorAccountTitle, .errorAccountBody)
-        case .refused, .bodyTooLarge: (.errorGenericTitle, .errorGenericBody)
+        case .refused: (.errorGenericTitle, .errorGenericBody)
+        case .bodyTooLarge: (.tooLargeTitle, .tooLargeBody)
+        case .newLinkSent: (.newLinkSentTitle, .newLinkSentBody)
+        case .notFound: (.notFoundTitle, .notFoundBody)
+        case .internalError: (.errorInternalTitle, .errorInternalBody)
         case .formExpired: (.errorFormTitle, .errorFormBody)
         case .resetRequested: (.resetRequestedTitle, .resetRequestedBody)
         case .tooManyRequests: (.tooManyTitle, .tooManyBody)

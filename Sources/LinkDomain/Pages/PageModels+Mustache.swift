@@ -18,6 +18,10 @@ extension ResetRequestForm: MustacheParent {
     func child(named name: String) -> Any? { name == "fields" ? fields : nil }
 }
 
+extension NewLinkForm: MustacheParent {
+    func child(named name: String) -> Any? { name == "fields" ? fields : nil }
+}
+
 extension MessagePage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
@@ -27,6 +31,7 @@ extension MessagePage: MustacheParent {
         case "actionURL": actionURL
         case "actionLabel": actionLabel
         case "resetRequest": resetRequest
+        case "newLink": newLink
         case "qrPath": qrPath
         case "qrSide": qrSide
         default: nil
@@ -73,6 +78,7 @@ extension LandingPage: MustacheParent {
         case "webURL": webURL
         case "inAppHelp": inAppHelp
         case "pageURL": pageURL
+        case "copiedNote": copiedNote
         case "appArgument": appArgument
         default: nil
         }

@@ -28,6 +28,8 @@ struct MessagePage: PageModel, Equatable {
     var actionLabel: String?
     /// After an address was restored: a button that mails the account a password-reset link.
     var resetRequest: ResetRequestForm?
+    /// Under an expired or used link: "Send me a new link", asking the address it went to.
+    var newLink: NewLinkForm?
     /// On a desktop, the link as a QR code for the phone (its modules and side, quiet zone included).
     var qrPath: String?
     var qrSide: Int?
@@ -35,6 +37,11 @@ struct MessagePage: PageModel, Equatable {
 
 /// The hidden fields of the "send me a link to change my password" form.
 struct ResetRequestForm: Sendable, Equatable {
+    var fields: [HiddenField]
+}
+
+/// The hidden fields of the "send me a new link" form (its mode, language, continue URL and token).
+struct NewLinkForm: Sendable, Equatable {
     var fields: [HiddenField]
 }
 
@@ -78,6 +85,8 @@ struct LandingPage: PageModel, Equatable {
     /// In an app's own browser: how to get to Safari or Chrome, and this page's https address to open there.
     var inAppHelp: String?
     var pageURL: String?
+    /// Shown once "Copy link" has copied it: where to paste it.
+    var copiedNote: String?
     /// The link Safari's Smart App Banner hands the app (`app-argument`).
     var appArgument: String?
 }

@@ -16,7 +16,8 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
             return PlainText.response(refusal.status, refusal.text)
         }
         if request.method == .post || request.uri.path.hasPrefix("/v1/") {
-            if let wait = await admit(request, context: context) { return PlainText.tooManyRequests(wait: wait) }
+            // Thrown, so that the error pages answer in the path's kind: a branded page on a page's form.
+            if let wait = await admit(request, context: context) { throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)]) }
         }
         return try await next(request, context)
     }

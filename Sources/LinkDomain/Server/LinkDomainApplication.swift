@@ -27,8 +27,9 @@ public struct LinkDomainServices: Sendable {
     /// The time of day, for everything that reads it.
     let clock: any WallClock
     let renderer: PageRenderer
-    /// The pages' icon, as served.
+    /// The pages' icon and script, as served.
     let favicon: ImmediateResponse
+    let script: ImmediateResponse
     /// What the event loop answers without the router: association files, the stylesheet, redirects.
     let immediate: ImmediateResponder
     let formSecret: [UInt8]
@@ -69,7 +70,8 @@ public struct LinkDomainServices: Sendable {
         let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, metrics: metrics, logger: logger)
         let pages = PageBuilder(router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
-                                publicBaseURL: configuration.publicBaseURL, appName: configuration.appName)
+                                publicBaseURL: configuration.publicBaseURL, appName: configuration.appName,
+                                homeURL: configuration.branding.homeURL)
         let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
                                            writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
@@ -77,6 +79,9 @@ public struct LinkDomainServices: Sendable {
                                           linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
                                           favicon: ImmediateResponse(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
                                                                      body: ByteBuffer(bytes: assets.favicon)),
+                                          script: ImmediateResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8",
+                                                                                           .cacheControl: "public, max-age=86400"],
+                                                                    body: ByteBuffer(bytes: assets.script)),
                                           immediate: immediate, formSecret: secret, linkEvents: linkEvents, pendingWork: pendingWork)
         services.mailOutbox = mail.outbox
         services.actionLinks = backend.actionLinks
@@ -118,11 +123,14 @@ public enum LinkDomainApplication {
         let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
         // Outside the error pages, so that every status, a thrown 404 or 413 included, is finished alike.
         router.add(middleware: ResponseFinishingMiddleware(finisher: finisher(services)))
-        router.add(middleware: PlainErrorPageMiddleware())
+        router.add(middleware: ErrorPageMiddleware(pages: ErrorPages(pages: services.immediate.writer.pages, renderer: services.renderer)))
         let abuseLimits = AbuseLimitsMiddleware(
             limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst),
             trustedProxies: Set(services.configuration.limits.trustedProxies))
         router.add(middleware: abuseLimits)
+        // Opening a link asks the backend about its code: its own, larger budget (many people share an office's address).
+        let limits = services.configuration.limits
+        let pageChecks = RateLimiter(perMinute: limits.pageChecksPerMinute, burst: limits.pageChecksBurst)
         router.addRoutes(AssociationController(files: services.files).routes)
         router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).routes)
         if let embedded = services.embeddedBackend {
@@ -143,24 +151,29 @@ public enum LinkDomainApplication {
         router.addRoutes(ActionPagesController<Context>(
             pages: services.immediate.writer.pages, renderer: services.renderer,
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
-            formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon, customActionPath: configuration.actionPath,
+            formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon,
+            script: services.script, customActionPath: configuration.actionPath,
             clock: services.clock,
-            admitBackendCall: { request, context in await abuseLimits.admit(request, context: context) },
-            requestPasswordReset: passwordResetMailer(emailActions, apiKey: configuration.backend.apiKey),
+            admitBackendCall: { request, context in pageChecks.take(abuseLimits.clientAddress(request, context: context)) },
+            mailLink: pageLinkMailer(emailActions, apiKey: configuration.backend.apiKey, pendingWork: services.pendingWork),
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
         return router
     }
 
-    /// The pages' "send me a link to change my password": a reset link mailed to the address,
-    /// within its per-recipient budget; nil when no mail can be sent.
-    static func passwordResetMailer(_ sender: EmailActionSender?, apiKey: String) -> (@Sendable (String, String, String) async -> Bool)? {
+    /// The links the pages mail ("send me a new link", "send me a link to change my password"):
+    /// within the recipient's and the client's mail budgets, after the answer (so that its timing
+    /// cannot say whether the address has an account); nil when no mail can be sent.
+    static func pageLinkMailer(_ sender: EmailActionSender?, apiKey: String, pendingWork: PendingWork) -> (@Sendable (PageLinkMail) -> Void)? {
         guard let sender else { return nil }
-        return { email, language, client in
-            guard let address = MailAddress(email), await sender.outbox.admit(address.value, client: client) else { return false }
-            let reset = ActionLinkRequest(requestType: .passwordReset, email: address.value, newEmail: nil, settings: [:], tenantID: nil,
-                                          languageCode: language)
-            return (try? await sender.send(reset, to: address, apiKey: apiKey, opensInApp: false)) ?? false
+        return { mail in
+            pendingWork.start {
+                guard let address = MailAddress(mail.email), await sender.outbox.admit(address.value, client: mail.client) else { return }
+                let settings: [String: JSONValue] = mail.continueURL.map { ["continueUrl": .string($0)] } ?? [:]
+                let request = ActionLinkRequest(requestType: mail.requestType, email: address.value, newEmail: nil, settings: settings,
+                                                tenantID: nil, languageCode: mail.language)
+                _ = try? await sender.send(request, to: address, apiKey: apiKey, opensInApp: false)
+            }
         }
     }
 

@@ -3,19 +3,33 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Turns every error into a small plain-text page, so no path ever answers with another route's
-/// HTML (an HTML catch-all on `assetlinks.json` silently breaks Android verification).
-struct PlainErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Turns every error into an answer of its path's kind: on the pages' paths a branded, translated
+/// page (a person is reading); everywhere else a small plain-text body, so no machine path ever
+/// answers with HTML (an HTML catch-all on `assetlinks.json` silently breaks Android verification).
+struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The branded pages; nil answers plain text everywhere.
+    let pages: ErrorPages?
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
-            let status = error.status
-            let text = status == .notFound ? "Not Found: there is nothing at this address.\n" : "\(status.code) \(status.reasonPhrase)\n"
-            return PlainText.response(status, text, headers: (error as? HTTPError)?.headers ?? [:])
+            return answer(error.status, headers: (error as? HTTPError)?.headers ?? [:], request: request)
         } catch {
             context.logger.error("unhandled error", metadata: ["error": .string(String(describing: type(of: error)))])
-            return PlainText.response(.internalServerError, "500 Internal Server Error\n")
+            return answer(.internalServerError, headers: [:], request: request)
         }
+    }
+
+    private func answer(_ status: HTTPResponse.Status, headers: HTTPFields, request: Request) -> Response {
+        if let pages, RoutePaths.isPagePath(request.uri.path) {
+            return pages.response(status, acceptLanguage: request.headers[.acceptLanguage], retryAfter: headers[.retryAfter])
+        }
+        let text = switch status {
+        case .notFound: "Not Found: there is nothing at this address.\n"
+        case .tooManyRequests: "429 Too Many Requests: try again in \(headers[.retryAfter] ?? "a few") s.\n"
+        default: "\(status.code) \(status.reasonPhrase)\n"
+        }
+        return PlainText.response(status, text, headers: headers)
     }
 }

@@ -35,7 +35,7 @@ struct IdentityToolkitClientTests {
                 #expect(page.title == "Choose a new password")
                 #expect(page.html.contains("ada@example.com"))
                 let weak = try await pages.submit(page, ["newPassword": "abc", "confirmPassword": "abc"])
-                #expect(weak.status == .badRequest && weak.html.contains("too weak"))
+                #expect(weak.status == .ok && weak.html.contains("too weak"))  // the backend's refusal, back on the form
                 let done = try await pages.submit(page, ["newPassword": "new-password", "confirmPassword": "new-password"])
                 #expect(done.title == "Your password has been changed")
                 let reused = try await pages.page(ActionPagesTests.path(link))

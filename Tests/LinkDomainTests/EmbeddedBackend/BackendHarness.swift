@@ -104,9 +104,14 @@ struct BackendClient: Sendable {
     func post(_ page: Page, _ extra: [String: String] = [:], site: String = "same-origin") async throws -> Page {
         var fields = page.hiddenFields
         fields.merge(extra) { $1 }
+        return try await postForm("/__/auth/action", fields, site: site)
+    }
+
+    /// A form's fields posted to `path` as a browser posts them, the answer not followed.
+    func postForm(_ path: String, _ fields: [String: String], site: String = "same-origin") async throws -> Page {
         let body = fields.map { "\(ActionLinkEncoder.percentEncode($0))=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
         let headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .userAgent: UserAgents.desktop, .secFetchSite: site]
-        return try await client.execute(uri: "/__/auth/action", method: .post, headers: headers, body: ByteBuffer(string: body)) { Page($0) }
+        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: body)) { Page($0) }
     }
 
     /// The page a 303 leads to, or the page itself.

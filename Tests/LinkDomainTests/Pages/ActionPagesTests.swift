@@ -35,21 +35,35 @@ struct ActionPagesTests {
             #expect(page.html.contains("ada@example.com"))
             #expect(page.headers[.cacheControl] == "no-store")
             #expect(page.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
-            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src") == false)
+            // The pages' own script file and nothing else: no inline script, nothing from elsewhere.
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self';") == true)
             #expect(page.headers[.referrerPolicy] == "no-referrer")
             #expect(page.headers[.xContentTypeOptions] == "nosniff")
-            #expect(!page.html.contains("<script"))
+            #expect(page.html.components(separatedBy: "<script").count == 2 && page.html.contains("<script src=\"/__/static/page.js\" defer></script>"))
+            // The browser refuses a short or missing password itself, keeping what was typed; the show
+            // button and the mismatch check come with the script, and the page works without it.
+            #expect(page.html.contains("minlength=\"6\" required") && !page.html.contains("novalidate"))
+            #expect(page.html.contains("data-reveal") && page.html.contains(" hidden>Show passwords</button>"))
 
-            let mismatch = try await client.submit(page, ["newPassword": "new-password", "confirmPassword": "other-password"])
-            #expect(mismatch.status == .badRequest)
+            // A refusal is Post/Redirect/Get: 303 to the form in this browser, saying why; no password in the page or the URL.
+            let mismatchAnswer = try await client.post(page, ["newPassword": "new-password", "confirmPassword": "other-password"])
+            #expect(mismatchAnswer.status == .seeOther)
+            let location = try #require(mismatchAnswer.headers[.location])
+            #expect(location.hasPrefix("/__/auth/action?") && location.hasSuffix("&web=1&refused=differ") && !location.contains("password="))
+            let mismatch = try await client.followed(mismatchAnswer)
+            #expect(mismatch.status == .ok)
             #expect(mismatch.html.contains("The two passwords are not the same."))
+            #expect(!mismatch.html.contains("new-password\"") || !mismatch.html.contains("value=\"new-password"))
             // The refused fields say so to assistive technology, and password managers learn whose password this is.
             #expect(mismatch.html.contains("aria-invalid=\"true\"") && mismatch.html.contains("aria-describedby=\"password-hint form-error\""))
             #expect(page.html.contains("<input type=\"email\" name=\"username\" value=\"ada@example.com\" autocomplete=\"username\" readonly hidden>"))
             #expect(!page.html.contains("aria-invalid"))
-            let weak = try await client.submit(page, ["newPassword": "short", "confirmPassword": "short"])
-            #expect(weak.status == .badRequest)
+            let weakAnswer = try await client.post(page, ["newPassword": "short", "confirmPassword": "short"])
+            #expect(weakAnswer.headers[.location]?.hasSuffix("&refused=weak") == true)
+            let weak = try await client.followed(weakAnswer)
+            #expect(weak.status == .ok)
             #expect(weak.html.contains("too weak"))
+            #expect(try await client.followed(try await client.post(page, [:])).html.contains("Type a new password."))
             #expect(try await client.oobCodes().count == 1)  // nothing spent by the failed attempts
 
             let done = try await client.submit(page, ["newPassword": "new-password", "confirmPassword": "new-password"])
@@ -100,7 +114,12 @@ struct ActionPagesTests {
             let recover = try #require(try await client.oobCodes().first { $0["requestType"] as? String == "RECOVER_EMAIL" })
             let recoverPage = try await client.page(Self.path(recover["oobLink"] as! String))
             #expect(recoverPage.title == "Restore your email address")
-            #expect(try await client.submit(recoverPage).title == "Your email address has been restored")
+            let restored = try await client.submit(recoverPage)
+            #expect(restored.title == "Your email address has been restored")
+            #expect(restored.html.contains("Your account uses old@example.com again."))  // the page names what it restored
+            // "Send me a link to change my password" names the address it went to: the page restored it, so it has an account.
+            let reset = try await client.postForm(RoutePaths.resetRequest, restored.hiddenFields)
+            #expect(reset.title == "Check your email" && reset.html.contains("is on its way to old@example.com"))
             let lookup = try await client.admin("accounts:lookup", ["localId": [user.string("localId")!]])
             #expect((lookup["users"] as? [[String: Any]])?.first?["email"] as? String == "old@example.com")
         }
@@ -220,9 +239,16 @@ struct ActionPagesTests {
             let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
                                                  extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
             let page = try await client.page(Self.path(link), agent: agent)
-            #expect(page.html.contains(source) && page.html.contains("open the page in \(browser)"))
+            #expect(page.html.contains(source) && page.html.contains("“Open in \(browser)”"))
             #expect(!page.html.contains("press and hold") && !page.html.contains("intent://"))
-            #expect(page.html.contains("href=\"https://links.example.com\(Self.path(link).replacingOccurrences(of: "&", with: "&amp;"))\""))
+            // "Copy link" first (shown by the script), the address itself behind a disclosure and never a
+            // link (a tap would reload the page in the same app's browser), where to paste it once copied.
+            let address = "https://links.example.com\(Self.path(link).replacingOccurrences(of: "&", with: "&amp;"))"
+            #expect(page.html.contains("data-copy=\"\(address)\"") && page.html.contains(" hidden>Copy link</button>"))
+            #expect(page.html.contains("<summary>Show the link</summary><input type=\"text\" readonly value=\"\(address)\""))
+            #expect(!page.html.contains("href=\"\(address)\"") && page.html.contains("Open \(browser) and paste the link"))
+            let copy = try #require(page.html.range(of: "Copy link")), body = try #require(page.html.range(of: "<p>Choose a new password"))
+            #expect(copy.lowerBound < body.lowerBound)
             #expect(page.href("button") == "\(Self.path(link))&web=1")  // finishing in this browser stays the first step
         }
     }
@@ -343,7 +369,7 @@ struct ActionPagesTests {
             #expect(invalid.html.contains("<p class=\"purpose\">Verify your email address for links.example.com</p>"))  // what the link was for
             // With an allowed continue URL an error page is no dead end; a refused one offers nothing.
             let back = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k&continueUrl=https%3A%2F%2Fapp.example.com%2Fhome")
-            #expect(back.href("button") == "https://app.example.com/home" && back.html.contains(">Back to app.example.com</a>"))
+            #expect(back.href("button secondary") == "https://app.example.com/home" && back.html.contains(">Back to app.example.com</a>"))
             let elsewhere = try await client.page("/__/auth/action?mode=verifyEmail&oobCode=not-a-code&apiKey=k&continueUrl=https%3A%2F%2Fevil.example.net%2F")
             #expect(elsewhere.href("button") == nil)
             let disabledLink = try await Self.mailedLink(client, "VERIFY_EMAIL", email: "ada@example.com")

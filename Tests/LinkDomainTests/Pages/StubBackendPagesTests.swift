@@ -38,7 +38,7 @@ final class StubBackend: AuthBackend {
         let made = try await Fixtures.services()
         return LinkDomainServices(
             configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: self, linkStore: made.linkStore,
-            certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, immediate: made.immediate, formSecret: made.formSecret,
+            certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, script: made.script, immediate: made.immediate, formSecret: made.formSecret,
             linkEvents: made.linkEvents)
     }
 }

@@ -76,8 +76,9 @@ struct ServerTests {
     }
 
     @Test(
-        "unknown paths get a small plain 404, never another route's content",
-        arguments: ["/nope", "/.well-known/assetlinks.json/extra", "/.well-known/assetlinks", "/.well-known/", "/__/auth/unknown"]
+        "unknown machine paths get a small plain 404, never another route's content",
+        arguments: ["/.well-known/assetlinks.json/extra", "/.well-known/assetlinks", "/.well-known/", "/v1/nope", "/__/static/nope.css",
+                    "/identitytoolkit.googleapis.com/v9/nope"]
     )
     func notFound(path: String) async throws {
         try await Self.application().test(.live) { client in
@@ -85,6 +86,19 @@ struct ServerTests {
                 #expect(response.status == .notFound)
                 #expect(response.headers[.contentType] == "text/plain; charset=utf-8")
                 #expect(String(buffer: response.body) == "Not Found: there is nothing at this address.\n")
+            }
+        }
+    }
+
+    @Test("unknown page paths get a branded 404 page in the visitor's language, with the security headers", arguments: ["/nope", "/__/auth/unknown", "/a/b/c"])
+    func brandedNotFound(path: String) async throws {
+        try await Self.application().test(.live) { client in
+            try await client.execute(uri: path, method: .get, headers: [.acceptLanguage: "it-IT, en;q=0.5"]) { response in
+                let html = String(buffer: response.body)
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.headers[.cacheControl] == "no-store" && response.headers[.contentSecurityPolicy] != nil)
+                #expect(html.contains("<html lang=\"it\">") && html.contains("Pagina non trovata"))
             }
         }
     }

@@ -184,12 +184,12 @@ struct ShortLinksTests {
         }
     }
 
-    @Test("an unknown suffix or path is a plain 404")
+    @Test("an unknown suffix is a branded 404 page")
     func unknownSuffix() async throws {
         try await Self.harness().run { client in
             let page = try await client.page("/AbCdEf")
             #expect(page.status == .notFound)
-            #expect(page.headers[.contentType] == "text/plain; charset=utf-8")
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8" && page.title == "Page not found")
         }
     }
 

@@ -1,0 +1,66 @@
+import HTTPTypes
+import Hummingbird
+
+/// A link the pages ask to have mailed: "Send me a new link" from an expired or used link's page,
+/// and "Send me a link to change my password" after an address was restored.
+struct PageLinkMail: Sendable, Equatable {
+    var requestType: OobRequestType
+    var email: String
+    var language: String
+    /// Where the new link leads after it is used: the old link's continue URL, already allowed.
+    var continueURL: String?
+    /// The asking client's address, for its mail budget.
+    var client: String
+}
+
+/// "Send me a new link": an expired or used password-reset or verify-email link's page asks for
+/// the address it went to and mails a new link of the same kind there. The answer is the same
+/// page whether or not the address has an account, and comes before any lookup (the mailer works
+/// after the answer), so neither its words nor its timing tell.
+extension ActionPagesController {
+    /// The modes a new link can be asked for from the page: the ones a person asks for themselves.
+    static var renewableModes: Set<ActionMode> { [.resetPassword, .verifyEmail] }
+
+    /// The form under an expired or used link's error, or nil when none applies (another mode, no mail).
+    func newLinkForm(for link: ActionLink, language: String) -> NewLinkForm? {
+        guard mailLink != nil, Self.renewableModes.contains(link.mode) else { return nil }
+        let continueURL = link.continueURL.flatMap(router.policy.allowed)
+        var fields = [HiddenField(name: "mode", value: link.mode.rawValue), HiddenField(name: "lang", value: language)]
+        if let continueURL { fields.append(HiddenField(name: "continueUrl", value: continueURL)) }
+        fields.append(HiddenField(name: "t", value: formToken.newLinkToken(mode: link.mode.rawValue, continueURL: continueURL, issuedAt: clock.nowSeconds)))
+        return NewLinkForm(fields: fields)
+    }
+
+    /// The POST of "Send me a new link": 303 to the page that says a link is on its way.
+    func requestNewLink(_ request: Request, client: String) async -> Response {
+        guard let body = try? await request.body.collect(upTo: PageForm.maximumBytes),
+            let form = try? URLEncodedFormDecoder().decode(NewLinkFields.self, from: String(buffer: body))
+        else { return message(.notALink, language: "en") }
+        let language = Languages.language(for: form.lang)
+        if let site = request.headers[.secFetchSite], site != "same-origin" { return message(.formExpired, language: language) }
+        let continueURL = form.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
+        guard let mailLink, let mode = ActionMode(rawValue: form.mode), Self.renewableModes.contains(mode),
+            formToken.isValidNewLink(form.t, mode: form.mode, continueURL: continueURL, now: clock.nowSeconds)
+        else { return message(.formExpired, language: language) }
+        // An address that is not one gets the same answer: the page tells nothing.
+        if let address = MailAddress(form.email) {
+            mailLink(PageLinkMail(requestType: mode.requestType, email: address.value, language: language,
+                                  continueURL: continueURL.flatMap(router.policy.allowed), client: client))
+        }
+        return ImmediateResponse.redirect(.seeOther, to: RoutePaths.newLink + "?lang=" + language).response
+    }
+
+    /// Where "Send me a new link" leads: "If this address has an account, a new link is on its way".
+    /// It does and reveals nothing, so it needs no signature.
+    func newLinkSentPage(_ request: Request) -> Response {
+        message(.newLinkSent, language: Languages.language(for: QueryString(Substring(request.uri.query ?? ""))["lang"]))
+    }
+
+    struct NewLinkFields: Decodable {
+        var mode: String
+        var email: String
+        var lang: String?
+        var continueUrl: String?
+        var t: String
+    }
+}
