@@ -89,7 +89,7 @@ class Server:
 
     def __init__(self, directory, name, configuration, ca=None):
         """`ca`: the CA file that signed the configured TLS certificate; the server is then reached over HTTPS."""
-        self.port = free_port()
+        self.port = configuration.get("server", {}).get("port") or free_port()
         configuration = {**configuration,
                          "server": {"host": "127.0.0.1", "port": self.port, **configuration.get("server", {})}}
         path = Path(directory) / f"{name}.json"

@@ -12,7 +12,6 @@ import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BINARY, chromium, free_port, wait_for_heading
 

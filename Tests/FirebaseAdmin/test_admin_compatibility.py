@@ -2,7 +2,6 @@
 custom claims, phone numbers, get_users, listing, batch delete, revocation, custom tokens,
 session cookies and user import with each password hash algorithm."""
 
-import base64
 import hashlib
 import hmac
 import json

@@ -21,7 +21,7 @@ def google(tmp_path_factory):
     endpoint = TokenEndpoint({}, client_email="", access_token=ACCESS_TOKEN)
     key_file, certificate, key_id = make_service_account(directory, endpoint.url)
     endpoint.public_keys[key_id] = certificate
-    endpoint.client_email = f"linkdomain-test@demo-linkdomain.iam.gserviceaccount.com"
+    endpoint.client_email = "linkdomain-test@demo-linkdomain.iam.gserviceaccount.com"
     endpoint.start()
     identity_toolkit = Server(directory, "identity-toolkit", {"backend": {"adminKeys": [ACCESS_TOKEN]}})
     yield identity_toolkit, endpoint, key_file

@@ -3,7 +3,6 @@ completes the flow: a password reset in Italian, an email verification."""
 
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import Server, chromium, wait_for_heading
 from keys import make_certificate_authority

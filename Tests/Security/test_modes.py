@@ -10,7 +10,6 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 

@@ -24,6 +24,10 @@ public enum ConfigurationWarnings {
             warnings.append("mail.from is not set: mails come from noreply@\(configuration.publicHost), a domain whose SPF and DKIM "
                 + "records must then name your relay.")
         }
+        if configuration.publicBaseURL.hasPrefix("https://"), configuration.branding.homeURL == nil {
+            warnings.append("branding.homeURL is not set: a page with nowhere else to lead (an action finished without a continue URL, "
+                + "an error) offers no \"Back to\" your website; set it to your app's website.")
+        }
         return warnings
     }
 }

@@ -104,6 +104,22 @@ extension ActionPagesController {
         let continueURL = link.continueURL.flatMap(router.policy.allowed)
         // After an address was restored the result page names it (and offers a password change for it).
         let restored = mode == .recoverEmail ? applied?.email : nil
-        return ImmediateResponse.redirect(.seeOther, to: resultLocation(mode: mode, language: language, continueURL: continueURL, email: restored)).response
+        let location = resultLocation(mode: mode, language: language, continueURL: continueURL, email: restored)
+        var response = ImmediateResponse.redirect(.seeOther, to: location).response
+        let secure = pages.publicBaseURL.hasPrefix("https:") ? "; Secure" : ""
+        response.headers[.setCookie] = "\(FormToken.doneCookieName)=\(formToken.doneCookie(code: code, location: location, issuedAt: clock.nowSeconds)); "
+            + "Path=/; Max-Age=\(FormToken.lifetimeSeconds); HttpOnly; SameSite=Lax\(secure)"
+        return response
+    }
+
+    /// The result page this browser reached by spending `code`, from its cookie (Back or reload after a success).
+    func previousResult(_ request: Request, code: String) -> String? {
+        guard let cookies = request.headers[.cookie] else { return nil }
+        for pair in cookies.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == FormToken.doneCookieName else { continue }
+            if let location = formToken.doneLocation(cookie: String(parts[1]), code: code, now: clock.nowSeconds) { return location }
+        }
+        return nil
     }
 }

@@ -25,6 +25,8 @@ extension ActionPagesController {
                 ])
             }
         }
+        let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
+        pages.openAppAfterSuccess(&page, visitor: visitor, strings: strings)
         return html(.ok, page, strings: strings)
     }
 
@@ -62,11 +64,15 @@ extension ActionPagesController {
         return RoutePaths.actionResult + "?" + pairs.map { "\($0)=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
     }
 
-    func modePage(_ link: ActionLink, language: String, context: Context, error: String? = nil, status: HTTPResponse.Status = .ok) async -> Response {
+    /// - Parameter previousResult: the result page this browser reached by spending this code, shown
+    ///   again (303) once the code is spent: Back, reload and the mail's link opened again lead there.
+    func modePage(_ link: ActionLink, language: String, context: Context, error: String? = nil, status: HTTPResponse.Status = .ok,
+                  previousResult: String? = nil) async -> Response {
         let info: CodeInfo
         do {
             info = try await backend.checkCode(link.oobCode, context: BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID))
         } catch {
+            if case .rejected = error, let previousResult { return ImmediateResponse.redirect(.seeOther, to: previousResult).response }
             return failure(error, language: language, context: context, link: link)
         }
         guard info.requestType == link.mode.requestType else {

@@ -100,6 +100,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         }
         // After a refused password (Post/Redirect/Get), the form says why.
         let refusal = request.uri.query.flatMap { QueryString(Substring($0))[FormRefusal.parameter] }.flatMap(FormRefusal.init(rawValue:))
-        return await modePage(action, language: answer.language, context: context, error: refusal.map { renderer.strings(answer.language)[$0.text] })
+        return await modePage(action, language: answer.language, context: context, error: refusal.map { renderer.strings(answer.language)[$0.text] },
+                              previousResult: previousResult(request, code: action.oobCode))
     }
 }

@@ -62,6 +62,26 @@ struct FormToken: Sendable {
         verify(token, ["new-link", mode, continueURL ?? ""], now: now, lifetime: Self.lifetimeSeconds)
     }
 
+    /// The cookie a completed form leaves in its browser (`location.issuedAt.MAC`): the result
+    /// page's address, signed over the spent code, so that Back, reload or the mail's link opened
+    /// again in that browser shows the result instead of "this link has already been used".
+    func doneCookie(code: String, location: String, issuedAt: Int64) -> String {
+        Base64URL.encode(Array(location.utf8)) + "." + sign(["done-cookie", code, location], issuedAt: issuedAt)
+    }
+
+    /// The result page's address a cookie holds for `code`, when this service signed it for that code within the hour.
+    func doneLocation(cookie: String, code: String, now: Int64) -> String? {
+        let pieces = cookie.split(separator: ".", maxSplits: 1)
+        guard pieces.count == 2, let bytes = Base64URL.decode(pieces[0]), let location = String(data: bytes, encoding: .utf8),
+            location.hasPrefix(RoutePaths.actionResult + "?"),
+            verify(String(pieces[1]), ["done-cookie", code, location], now: now, lifetime: Self.lifetimeSeconds)
+        else { return nil }
+        return location
+    }
+
+    /// The cookie's name; its value is only ever read back by this service.
+    static let doneCookieName = "linkdomain_done"
+
     /// `issuedAt.MAC`, the MAC over the parts (length-prefixed, so no two lists sign alike) and the time.
     private func sign(_ parts: [String], issuedAt: Int64) -> String {
         "\(issuedAt).\(Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(parts, issuedAt: issuedAt), using: key)))"

@@ -35,6 +35,18 @@ struct PageBuilder: Sendable {
         return page
     }
 
+    /// After a finished action with nowhere else to lead, on Android with the app configured: "Open
+    /// the {app} app" (its store page when it is not installed). iPhones have Safari's Smart App
+    /// Banner on every page for this; an app's own browser cannot open apps at all.
+    func openAppAfterSuccess(_ page: inout MessagePage, visitor: Visitor, strings: PageStrings) {
+        // Before the website (`homeURL`), never before the continue URL the app asked for.
+        guard page.actionURL == nil || page.actionURL == homeURL, visitor.inAppBrowser == nil, let target = router.appTarget(PlatformHints(), platform: visitor.platform),
+            case .android(let app) = target.kind
+        else { return }
+        page.actionURL = router.androidIntent(pathAndQuery: "/", package: app.packageName, fallback: target.storeURL ?? "")
+        page.actionLabel = strings[.openApp].replacingOccurrences(of: "{app}", with: appName)
+    }
+
     /// The page that offers the app for an email action: where the browser finishes the action,
     /// "Continue" first and the app second; for a sign-in, the app first.
     ///

@@ -90,6 +90,14 @@ struct ConfigurationWarningsTests {
         let plain = try Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}"#)
         #expect(ConfigurationWarnings.of(plain).isEmpty)
     }
+
+    @Test("a deployment without branding.homeURL is told that finished pages have no way back to its website")
+    func homeURL() throws {
+        var deployed = LinkDomainConfiguration(publicBaseURL: "https://links.example.com")
+        #expect(ConfigurationWarnings.of(deployed).contains { $0.hasPrefix("branding.homeURL is not set") })
+        deployed.branding.homeURL = "https://example.com/"
+        #expect(ConfigurationWarnings.of(deployed).isEmpty)
+    }
 }
 
 @Suite("Secrets in configuration problems")
