@@ -3,7 +3,9 @@
 // - "Show passwords" on the new-password form, which puts the fields back to hidden before the
 //   form is sent, so password managers still see password fields;
 // - the second password field refuses a mismatch before the form is sent, so nothing typed is lost;
-// - "Copy link" in an app's own browser.
+// - "Copy link" in an app's own browser;
+// - on an iPhone, "Copy the link and get the app": the tap puts a sealed hand-off URL on the
+//   pasteboard, which the app claims once on its first launch, then goes to the App Store.
 "use strict";
 
 document.querySelectorAll("button[data-reveal]").forEach(function (button) {
@@ -37,5 +39,15 @@ document.querySelectorAll("button[data-copy]").forEach(function (button) {
     navigator.clipboard.writeText(button.dataset.copy).then(function () {
       if (done) done.hidden = false;
     });
+  });
+});
+
+document.querySelectorAll("a[data-copy-then]").forEach(function (link) {
+  if (!navigator.clipboard) return;
+  link.textContent = link.dataset.copyLabel;
+  link.addEventListener("click", function (event) {
+    event.preventDefault();
+    function go() { window.location.href = link.href; }
+    navigator.clipboard.writeText(link.dataset.copyThen).then(go, go);
   });
 });

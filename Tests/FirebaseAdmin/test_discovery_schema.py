@@ -87,6 +87,7 @@ def server(request):
         "storage": {"sqlitePath": f"{directory}/auth.sqlite"},
         "authorizedDomains": ["example.com"],
         "shortLinks": {"apiKeys": [LINK_KEY]},
+        "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]},
         "limits": {"requestsPerMinute": 1000000, "burst": 1000000},
     }
     if request.param == "deployment":
@@ -245,6 +246,34 @@ def test_dynamic_links_answers_match_the_published_schema(server):
     time.sleep(1.5)  # click counts are stored in batches
     stats = run(conformance, document, links, "v1.getLinkStats", dynamicLink=short, durationDays="7")
     assert stats.get("linkEventStats"), stats
+
+
+def test_app_attribution_answers_match_the_published_schema(server):
+    """The app half: what an app opened with a short link learns, and an install's hand-off, through
+    Google's generated client with the public key an app ships (the short-link key is refused)."""
+    document = discovery("firebasedynamiclinks.v1")
+    conformance = Conformance(document)
+    _, _, links = clients(server)
+    domain = server.base if server.mode == "development" else "https://links.example.com"
+    short = run(conformance, document, links, "shortLinks.create",
+                body={"longDynamicLink": f"{domain}/?link=https://example.com/item/9&ibi=com.example.app&imv=1.2&utm_source=mail"})["shortLink"]
+    app = build("firebasedynamiclinks", "v1", static_discovery=True, developerKey=API_KEY,
+                client_options={"api_endpoint": server.base + "/"}, http=httplib2.Http(timeout=30))
+    reopened = run(conformance, document, app, "v1.reopenAttribution",
+                   body={"bundleId": "com.example.app", "requestedLink": short, "sdkVersion": "11.0.0"})
+    assert reopened["deepLink"] == "https://example.com/item/9" and reopened["iosMinAppVersion"] == "1.2" and reopened["utmSource"] == "mail"
+    installed = run(conformance, document, app, "v1.installAttribution",
+                    body={"bundleId": "com.example.app", "uniqueMatchLinkToCheck": short, "iosVersion": "18.1",
+                          "device": {"deviceModelName": "iPhone17,1", "screenResolutionWidth": "1206"}})
+    assert installed["attributionConfidence"] == "UNIQUE" and installed["deepLink"] == "https://example.com/item/9"
+    unmatched = run(conformance, document, app, "v1.installAttribution",
+                    body={"bundleId": "com.example.app", "device": {"deviceModelName": "iPhone17,1"}, "appInstallationTime": "1790000000"})
+    assert "deepLink" not in unmatched and unmatched["matchMessage"]
+    if server.mode == "deployment":
+        from googleapiclient.errors import HttpError
+        with pytest.raises(HttpError) as refused:
+            links.v1().reopenAttribution(body={"bundleId": "com.example.app", "requestedLink": short}).execute()
+        assert refused.value.resp.status == 403
 
 
 def post(server, path, body, admin=False):

@@ -4,6 +4,12 @@ import Logging
 
 /// Shared inputs for the tests.
 enum Fixtures {
+    /// `text` with every hand-off token (random per page: a fresh ID and nonce) replaced by `TOKEN`,
+    /// so two renderings of one answer compare equal.
+    static func withoutHandoffTokens(_ text: String) -> String {
+        text.replacing(/(__\/handoff\/|ldh\.|ldh%2E)[A-Za-z0-9_-]+/) { "\($0.output.1)TOKEN" }
+    }
+
     /// The repository's root, where the demo configuration and association file live.
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -133,4 +133,7 @@ enum PageText: String, CaseIterable, Sendable {
     case tooLargeTitle = "too_large_title"
     case tooLargeBody = "too_large_body"
     case openApp = "open_app"
+    case copyAndGetApp = "copy_and_get_app"
+    case handoffTitle = "handoff_title"
+    case handoffBody = "handoff_body"
 }

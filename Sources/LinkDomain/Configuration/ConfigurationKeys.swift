@@ -114,6 +114,9 @@ enum ConfigurationKeys {
     static let pageChecksBurst = ConfigurationKey(
         "limits.pageChecksBurst", .integer(1...1_000_000), default: .integer(100), expected: "1 to 1000000",
         "How many of those may come at once.")
+    static let handoffLifetimeSeconds = ConfigurationKey(
+        "handoff.lifetimeSeconds", .integer(60...604_800), default: .integer(3600), expected: "60 to 604800 seconds (a week)",
+        "How long a link handed across an app's install (the Play referrer's or the pasteboard's hand-off token) can be claimed by the app, once.")
     static let trustedProxies = ConfigurationKey(
         "limits.trustedProxies", .stringList, default: .emptyList,
         "IP addresses of your reverse proxies: behind them, the client is the nearest untrusted address in `X-Forwarded-For`, and `X-Forwarded-Proto: https` turns HSTS on. Without it, every request behind a proxy counts as the proxy's.")
@@ -202,7 +205,7 @@ enum ConfigurationKeys {
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
         androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
         backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, backendIDTokenKeysURL, pivotBaseURL,
-        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, trustedProxies, shortLinkAPIKeys, sqlitePath,
+        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, handoffLifetimeSeconds, trustedProxies, shortLinkAPIKeys, sqlitePath,
         postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
         mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,
         mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportURL, brandingPrivacyURL, brandingTermsURL, brandingHomeURL, brandingSupportEmail,

@@ -25,6 +25,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var shortLinks = ShortLinks()
     public var mail = Mail()
     public var branding = Branding()
+    /// `handoff.lifetimeSeconds`: how long a link handed across an install can be claimed.
+    public var handoffLifetimeSeconds = 3600
     /// scrypt's cost for new password hashes (nil: the hasher's own). Not a configuration key:
     /// tests lower it so that hundreds of sign-ups run in seconds; hashes record their own cost.
     var passwordHashRounds: Int?

@@ -33,6 +33,7 @@ extension ValidatingReader {
         configuration.limits.burst = integer(ConfigurationKeys.burst)
         configuration.limits.pageChecksPerMinute = integer(ConfigurationKeys.pageChecksPerMinute)
         configuration.limits.pageChecksBurst = integer(ConfigurationKeys.pageChecksBurst)
+        configuration.handoffLifetimeSeconds = integer(ConfigurationKeys.handoffLifetimeSeconds)
         configuration.limits.trustedProxies = list(ConfigurationKeys.trustedProxies) ?? []
         configuration.shortLinks.apiKeys = secretKeys(ConfigurationKeys.shortLinkAPIKeys, minimumLength: 16)
         let postgresURL = validated(ConfigurationKeys.postgresURL)

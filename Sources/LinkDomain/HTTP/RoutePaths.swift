@@ -20,6 +20,8 @@ enum RoutePaths {
     static let resetRequest = "/__/auth/reset-request"
     /// "Send me a new link" from an expired or used link's page: its POST, and the page it redirects to.
     static let newLink = "/__/auth/new-link"
+    /// A hand-off URL (what the pasteboard carries across an app's install), opened in a browser.
+    static let handoff = "/__/handoff/:token"
     /// The Firebase Auth emulator's action path, so links it would mail work here too.
     static let emulatorAction = "/emulator/action"
     static let health = "/healthz"
@@ -36,6 +38,9 @@ enum RoutePaths {
     /// The email action API: Identity Toolkit's `accounts:sendOobCode`, answered with a mail.
     static let sendEmailAction = "/v1/accounts:sendOobCode"
     static let linkStatistics = "/v1/:shortLink/linkStats"
+    /// The app half of Dynamic Links: what the link an app was opened with means, and the link it was installed through.
+    static let reopenAttribution = "/v1/reopenAttribution"
+    static let installAttribution = "/v1/installAttribution"
 
     /// The paths that serve email actions: Firebase's two, the emulator's, and a custom action path.
     static func actionLinkPaths(customActionPath: String?) -> [String] {

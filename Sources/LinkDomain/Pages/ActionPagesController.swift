@@ -21,6 +21,8 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     let stylesheet: ImmediateResponse
     var favicon = ImmediateResponse(status: .notFound, headers: [:])
     var script = ImmediateResponse(status: .notFound, headers: [:])
+    /// `/<suffix>/qr.svg` and `/<suffix>/qr.png`.
+    var qrCodes: ShortLinkQRCodes?
     let customActionPath: String?
     let clock: any WallClock
     /// Takes a token from the client's rate limit before a GET asks the backend about a code:
@@ -44,6 +46,10 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         routes.post(RouterPath(RoutePaths.resetRequest)) { request, context in await requestReset(request, client: clientAddress(request, context)) }
         routes.post(RouterPath(RoutePaths.newLink)) { request, context in await requestNewLink(request, client: clientAddress(request, context)) }
         routes.get(RouterPath(RoutePaths.newLink)) { request, _ in newLinkSentPage(request) }
+        // Nothing is opened or spent: only the app claims a hand-off (installAttribution).
+        routes.get(RouterPath(RoutePaths.handoff)) { request, _ in
+            message(.handoff, language: Languages.language(for: Languages.firstTag(ofAcceptLanguage: request.headers[.acceptLanguage])))
+        }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
         routes.get(RouterPath(RoutePaths.script)) { _, _ in script.response }
         for path in [RoutePaths.favicon, RoutePaths.rootFavicon] { routes.get(RouterPath(path)) { _, _ in favicon.response } }
@@ -54,6 +60,9 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             let segments = context.parameters.getCatchAll()
             if segments.count == 1, let suffix = ShortLinkPath.suffix(ofPath: Substring(request.uri.path)) {
                 return try await shortLink(request, context: context, suffix: String(suffix))
+            }
+            if segments.count == 2, let qrCodes, let format = ShortLinkQRCodes.Format(rawValue: String(segments[1])) {
+                return try await qrCodes.image(suffix: String(segments[0]), format: format, logger: context.logger)
             }
             return try await legacyLink(request, context: context)
         }

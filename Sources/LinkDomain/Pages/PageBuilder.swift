@@ -11,6 +11,9 @@ struct PageBuilder: Sendable {
     var appName = ""
     /// The app's website (`branding.homeURL`): "Back to {site}" where a page has nowhere else to lead.
     var homeURL: String?
+    /// Seals a link into a hand-off token that survives the app's install (the Play referrer, the
+    /// pasteboard); nil makes none.
+    var handoffToken: (@Sendable (String) -> String?)?
 
     /// - Parameter backTo: an allowed continue URL: an error page leads back there ("Back to example.com")
     ///   instead of being a dead end.
@@ -18,7 +21,8 @@ struct PageBuilder: Sendable {
     ///   - retryURL: the link's own page, which "Try again" reloads after a backend failure (502, 503, 504).
     func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil, mode: ActionMode? = nil, retryURL: String? = nil)
         -> MessagePage {
-        var page = MessagePage(title: strings[message.texts.title], paragraphs: [strings[message.texts.body]])
+        var page = MessagePage(title: strings[message.texts.title].replacingOccurrences(of: "{app}", with: appName),
+                               paragraphs: [strings[message.texts.body].replacingOccurrences(of: "{app}", with: appName)])
         if let mode, message.status.code >= 400 {
             page.purpose = strings[mode.texts.landingTitle].replacingOccurrences(of: "{app}", with: appName)
         }
@@ -70,8 +74,9 @@ struct PageBuilder: Sendable {
             let fallback = (visitor.platform == .iPadOS ? link.hints.iPadFallbackURL : nil) ?? link.hints.iOSFallbackURL
             page.storeURL = fallback.flatMap(router.policy.allowed) ?? target.storeURL
             page.storeLabel = strings[target.storeURL == nil ? .getAppFallback : .getAppStore]
+            if fallback == nil, target.storeURL != nil { page.handoffURL = handoffURL(pathAndQuery) }
         case .android(let app):
-            let store = link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? target.storeURL ?? ""
+            let store = link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? withReferrer(target.storeURL, pathAndQuery: pathAndQuery) ?? ""
             page.openURL = router.androidIntent(pathAndQuery: pathAndQuery, package: app.packageName, fallback: store)
             page.storeURL = store
             page.storeLabel = strings[.getAppPlay]
@@ -89,6 +94,17 @@ struct PageBuilder: Sendable {
         if appDidNotOpen { page.openURL = nil }
         page.pressAndHold = !page.continueFirst && !appDidNotOpen && page.openURL == nil && page.inAppHelp == nil
         return page
+    }
+
+    /// The pasteboard's hand-off URL for this page's link (iPhone: "Copy the link and get the app").
+    func handoffURL(_ pathAndQuery: String) -> String? {
+        handoffToken?(publicBaseURL + pathAndQuery).map { publicBaseURL + HandoffPaths.prefix + $0 }
+    }
+
+    /// Google Play's URL carrying this page's link across the install in its `referrer` (Install Referrer API).
+    func withReferrer(_ storeURL: String?, pathAndQuery: String) -> String? {
+        guard let storeURL, let token = handoffToken?(publicBaseURL + pathAndQuery) else { return storeURL }
+        return storeURL + "&referrer=" + ActionLinkEncoder.percentEncode(HandoffSealer.referrerPrefix + token)
     }
 
     /// The link's own action page on this service, rebuilt from the parsed link (every value percent-encoded).
@@ -121,10 +137,12 @@ struct PageBuilder: Sendable {
             page.openURL = pivotBaseURL.map { $0 + onward }
             page.storeURL = app?.storeURL
             page.storeLabel = strings[.getAppStore]
+            if app?.storeURL != nil { page.handoffURL = handoffURL(request.ownPathAndQuery) }
         case .android(let android)?:
+            let store = withReferrer(app?.storeURL, pathAndQuery: request.ownPathAndQuery)
             page.openURL = router.androidIntent(pathAndQuery: onward, package: android.packageName,
-                                                fallback: link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? app?.storeURL ?? "")
-            page.storeURL = app?.storeURL
+                                                fallback: link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? store ?? "")
+            page.storeURL = store
             page.storeLabel = strings[.getAppPlay]
         case nil:
             break

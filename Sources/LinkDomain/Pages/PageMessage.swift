@@ -29,6 +29,8 @@ enum PageMessage: Equatable {
     case notFound
     /// This service failed; nothing was changed.
     case internalError
+    /// A hand-off URL opened in a browser: the app picks it up, nothing here spends it.
+    case handoff
 
     var status: HTTPResponse.Status {
         switch self {
@@ -37,7 +39,7 @@ enum PageMessage: Equatable {
         case .tooManyRequests: .tooManyRequests
         case .timedOut: .gatewayTimeout
         case .badGateway: .badGateway
-        case .signInInstructions, .neutral, .done, .resetRequested, .newLinkSent: .ok
+        case .signInInstructions, .neutral, .done, .resetRequested, .newLinkSent, .handoff: .ok
         case .notFound: .notFound
         case .internalError: .internalServerError
         case .expiredCode: .gone
@@ -74,6 +76,7 @@ enum PageMessage: Equatable {
         case .newLinkSent: (.newLinkSentTitle, .newLinkSentBody)
         case .notFound: (.notFoundTitle, .notFoundBody)
         case .internalError: (.errorInternalTitle, .errorInternalBody)
+        case .handoff: (.handoffTitle, .handoffBody)
         case .formExpired: (.errorFormTitle, .errorFormBody)
         case .resetRequested: (.resetRequestedTitle, .resetRequestedBody)
         case .tooManyRequests: (.tooManyTitle, .tooManyBody)

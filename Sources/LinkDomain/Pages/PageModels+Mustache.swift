@@ -80,6 +80,7 @@ extension LandingPage: MustacheParent {
         case "pageURL": pageURL
         case "copiedNote": copiedNote
         case "appArgument": appArgument
+        case "handoffURL": handoffURL
         default: nil
         }
     }
@@ -94,6 +95,7 @@ extension PreviewPage: MustacheParent {
         case "openURL": openURL
         case "storeURL": storeURL
         case "storeLabel": storeLabel
+        case "handoffURL": handoffURL
         default: nil
         }
     }

@@ -89,6 +89,8 @@ struct LandingPage: PageModel, Equatable {
     var copiedNote: String?
     /// The link Safari's Smart App Banner hands the app (`app-argument`).
     var appArgument: String?
+    /// On an iPhone: the hand-off URL "Copy the link and get the app" puts on the pasteboard.
+    var handoffURL: String?
 }
 
 /// The Dynamic Links preview page shown on phones before leaving for the app or the link.
@@ -100,6 +102,8 @@ struct PreviewPage: PageModel, Equatable {
     var openURL: String?
     var storeURL: String?
     var storeLabel: String?
+    /// On an iPhone: the hand-off URL "Copy the link and get the app" puts on the pasteboard.
+    var handoffURL: String?
 }
 
 /// Open Graph and Twitter meta tags for crawlers drawing a preview card.

@@ -4,6 +4,11 @@ public enum LinkEvent: String, Sendable, CaseIterable, Codable {
     case redirectToApp = "REDIRECT_TO_APP"
     case redirectToStore = "REDIRECT_TO_STORE"
     case redirectToFallback = "REDIRECT_TO_FALLBACK"
+    /// The app asked for the link it was installed through (`installAttribution`, a hand-off claimed).
+    case appInstall = "APP_INSTALL"
+    case appFirstOpen = "APP_FIRST_OPEN"
+    /// The app asked for the link it was opened with (`reopenAttribution`).
+    case appReOpen = "APP_RE_OPEN"
 }
 
 /// What to do with a Dynamic Link (not an email action), as Dynamic Links did it.

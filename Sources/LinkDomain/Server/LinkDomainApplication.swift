@@ -69,9 +69,12 @@ public struct LinkDomainServices: Sendable {
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, metrics: metrics, logger: logger)
-        let pages = PageBuilder(router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
+        var pages = PageBuilder(router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
                                 publicBaseURL: configuration.publicBaseURL, appName: configuration.appName,
                                 homeURL: configuration.branding.homeURL)
+        let sealer = HandoffSealer(secret: secret)
+        let handoffLifetime = Int64(configuration.handoffLifetimeSeconds)
+        pages.handoffToken = { link in sealer.seal(link: link, now: clock.nowSeconds, lifetime: handoffLifetime) }
         let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
                                            writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
@@ -139,6 +142,9 @@ public enum LinkDomainApplication {
         router.addRoutes(ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore,
                                                        linkEvents: services.linkEvents, clock: services.clock).routes)
         router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
+        router.addRoutes(AppAttributionController<Context>(configuration: services.configuration, store: services.linkStore,
+                                                           linkEvents: services.linkEvents, sealer: HandoffSealer(secret: services.formSecret),
+                                                           clock: services.clock).routes)
         let configuration = services.configuration
         let emailActions = services.emailActionSender
         router.addRoutes(EmailActionController<Context>(
@@ -152,7 +158,8 @@ public enum LinkDomainApplication {
             pages: services.immediate.writer.pages, renderer: services.renderer,
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
             formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon,
-            script: services.script, customActionPath: configuration.actionPath,
+            script: services.script, qrCodes: ShortLinkQRCodes(store: services.linkStore, publicBaseURL: configuration.publicBaseURL),
+            customActionPath: configuration.actionPath,
             clock: services.clock,
             admitBackendCall: { request, context in pageChecks.take(abuseLimits.clientAddress(request, context: context)) },
             mailLink: pageLinkMailer(emailActions, apiKey: configuration.backend.apiKey, pendingWork: services.pendingWork),

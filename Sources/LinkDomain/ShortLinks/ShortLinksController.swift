@@ -127,7 +127,8 @@ struct LinkStatistics: Encodable, Sendable {
     static func day(ofMilliseconds milliseconds: Int64) -> Int { Int(milliseconds / 86_400_000) }
 
     /// Platforms and events as the Dynamic Links API names them (its published enums: Google's
-    /// generated clients refuse any other value): `CLICK`, and `REDIRECT` summing every redirect.
+    /// generated clients refuse any other value): `CLICK`, `REDIRECT` summing every redirect, and
+    /// the app's `APP_INSTALL`, `APP_FIRST_OPEN` and `APP_RE_OPEN`.
     /// Where each redirect went (app, store, fallback) is kept for `/metrics`.
     static func dynamicLinksShape(_ counts: [LinkEventCount]) -> LinkStatistics {
         var totals: [String: [String: Int]] = [:]
@@ -138,7 +139,12 @@ struct LinkStatistics: Encodable, Sendable {
             case .desktop: "DESKTOP"
             case .bot: "OTHER"
             }
-            totals[platform, default: [:]][count.event == .click ? "CLICK" : "REDIRECT", default: 0] += count.count
+            let event = switch count.event {
+            case .click: "CLICK"
+            case .redirectToApp, .redirectToStore, .redirectToFallback: "REDIRECT"
+            case .appInstall, .appFirstOpen, .appReOpen: count.event.rawValue
+            }
+            totals[platform, default: [:]][event, default: 0] += count.count
         }
         let rows = totals.sorted { $0.key < $1.key }.flatMap { platform, events in
             events.sorted { $0.key < $1.key }.map { event, count in Row(platform: platform, count: String(count), event: event) }

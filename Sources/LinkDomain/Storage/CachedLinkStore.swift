@@ -40,4 +40,8 @@ final class CachedLinkStore: LinkStore {
     func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
         try await base.eventCounts(suffix: suffix, fromDay: fromDay)
     }
+
+    func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
+        try await base.claimHandoff(id: id, at: at, forgetBefore: forgetBefore)
+    }
 }

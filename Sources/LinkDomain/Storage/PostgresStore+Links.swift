@@ -25,6 +25,19 @@ extension PostgresStore {
         }
     }
 
+    public func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
+        try await guarded {
+            try await client.query("DELETE FROM handoff_claims WHERE claimed_at < \(forgetBefore)", logger: logger)
+            // The primary key decides between replicas: one insert wins, the others return no row.
+            for try await _ in try await client.query(
+                "INSERT INTO handoff_claims (id, claimed_at) VALUES (\(id), \(at)) ON CONFLICT (id) DO NOTHING RETURNING id", logger: logger
+            ).decode(String.self) {
+                return true
+            }
+            return false
+        }
+    }
+
     public func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
         guard !tallies.isEmpty else { return }
         // One statement for the whole batch: the tallies are distinct keys, so no row is hit twice.

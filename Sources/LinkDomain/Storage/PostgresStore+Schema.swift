@@ -36,5 +36,9 @@ extension PostgresStore {
         """
         ALTER TABLE users ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
         """,
+        """
+        CREATE TABLE handoff_claims (id TEXT PRIMARY KEY, claimed_at BIGINT NOT NULL);
+        CREATE INDEX handoff_claims_claimed_at ON handoff_claims (claimed_at);
+        """,
     ]
 }

@@ -88,6 +88,10 @@ extension SQLiteStore {
                 table.add(column: "version", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("6: claimed hand-off tokens") { db in
+            try db.execute(sql: "CREATE TABLE handoffClaims (id TEXT PRIMARY KEY NOT NULL, claimedAt INTEGER NOT NULL)")
+            try db.create(index: "handoffClaims_claimedAt", on: "handoffClaims", columns: ["claimedAt"])
+        }
         return migrator
     }
 }

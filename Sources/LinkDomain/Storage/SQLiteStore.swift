@@ -46,6 +46,14 @@ public final class SQLiteStore: AuthStore, LinkStore {
         }
     }
 
+    public func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM handoffClaims WHERE claimedAt < ?", arguments: [forgetBefore])
+            try db.execute(sql: "INSERT INTO handoffClaims (id, claimedAt) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", arguments: [id, at])
+            return db.changesCount == 1
+        }
+    }
+
     public func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
         try await read { db in
             try Row.fetchAll(

@@ -183,8 +183,12 @@ struct ActionPagesTests {
             #expect(android.href("button") == "\(path)&web=1")
             let intent = try #require(android.href("button secondary"))
             #expect(intent.hasPrefix("intent://links.example.com\(path)#Intent;scheme=https;package=com.example.app;"))
-            #expect(intent.hasSuffix("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.example.app;end"))
-            #expect(android.href("link") == "https://play.google.com/store/apps/details?id=com.example.app")
+            #expect(intent.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.example.app%26referrer%3Dldh.")
+                    && intent.hasSuffix(";end"))
+            // Google Play's referrer carries the link across the install, sealed; the iPhone's store link copies a hand-off URL first.
+            let play = try #require(android.href("link"))
+            #expect(play.hasPrefix("https://play.google.com/store/apps/details?id=com.example.app&referrer=ldh."))
+            #expect(iPhone.html.contains("data-copy-then=\"https://links.example.com/__/handoff/") && iPhone.html.contains("Copy the link and get the app"))
             // The store links never carry the code.
             let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
             #expect(!(iPhone.href("link") ?? "").contains(code))

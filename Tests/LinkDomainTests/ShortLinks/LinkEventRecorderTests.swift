@@ -23,6 +23,9 @@ final class FlakyLinkStore: LinkStore {
     func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
         try await base.eventCounts(suffix: suffix, fromDay: fromDay)
     }
+    func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
+        try await base.claimHandoff(id: id, at: at, forgetBefore: forgetBefore)
+    }
     func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
         if down.withLock({ $0 }) { throw .database("down for the test") }
         batches.withLock { $0.append(tallies) }

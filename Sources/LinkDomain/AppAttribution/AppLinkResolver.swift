@@ -1,0 +1,93 @@
+/// The `utm_*` values a Dynamic Link carried for the app's analytics.
+struct UTMValues: Sendable, Equatable {
+    var source: String?
+    var medium: String?
+    var campaign: String?
+    var term: String?
+    var content: String?
+
+    init(_ query: QueryString) {
+        source = query["utm_source"]
+        medium = query["utm_medium"]
+        campaign = query["utm_campaign"]
+        term = query["utm_term"]
+        content = query["utm_content"]
+    }
+}
+
+/// A link an app was opened with (or installed through), resolved as the Dynamic Links SDK did.
+struct ResolvedAppLink: Sendable, Equatable {
+    /// The link as the app sent it.
+    var requestedLink: String
+    /// The long link: a short link expanded, any other link itself.
+    var resolvedLink: String
+    /// What the app should open: the long link's `link`, or an email action link itself (the app's
+    /// Auth SDK reads its code).
+    var deepLink: String
+    /// `imv`: the app version the link needs.
+    var minimumAppVersion: String?
+    var utm: UTMValues
+    /// The short link's suffix, when it was one: its statistics count the app's events.
+    var suffix: String?
+}
+
+/// What kind of link of this domain an app holds: pure, so every rule is tested without a store.
+struct AppLinkResolver: Sendable {
+    /// The hosts links of this domain use: the public host and the pivot host.
+    let hosts: Set<String>
+    /// This service's origin, for a short link's long form.
+    let publicBaseURL: String
+    /// Where email action links arrive (Firebase's two paths, the emulator's, a custom one).
+    let actionPaths: Set<String>
+
+    enum Shape: Equatable {
+        case shortLink(suffix: String)
+        /// A Dynamic Links long link (`/?link=...`, on any path).
+        case longLink(query: String)
+        case emailAction
+    }
+
+    init(configuration: LinkDomainConfiguration) {
+        var hosts: Set<String> = [configuration.publicHost]
+        if let pivot = configuration.pivotBaseURL.flatMap(WebAddress.init) { hosts.insert(pivot.host) }
+        self.hosts = hosts
+        publicBaseURL = configuration.publicBaseURL
+        actionPaths = Set(RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath))
+    }
+
+    /// The shape of `link`, or nil when it is not a link of this domain (another host, a page of its own, nothing).
+    func shape(of link: String) -> Shape? {
+        guard link.utf8.count <= 8 * 1024, let address = WebAddress(link), address.scheme == "https" || address.isLoopback,
+            hosts.contains(address.host)
+        else { return nil }
+        let withoutFragment = address.rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let pieces = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = pieces.first.map { $0.isEmpty ? "/" : $0 } ?? "/"
+        let query = pieces.count > 1 ? pieces[1] : nil
+        if actionPaths.contains(String(path)) { return .emailAction }
+        if let query, QueryString(query)["link"] != nil { return .longLink(query: String(query)) }
+        if let suffix = ShortLinkPath.suffix(ofPath: path) { return .shortLink(suffix: String(suffix)) }
+        return nil
+    }
+
+    /// `requested` resolved: for a short link, from its stored long link's query; nil when a long
+    /// link (stored or given) names no deep link.
+    func resolve(_ requested: String, shape: Shape, storedQuery: String? = nil) -> ResolvedAppLink? {
+        switch shape {
+        case .emailAction:
+            return ResolvedAppLink(requestedLink: requested, resolvedLink: requested, deepLink: requested, utm: UTMValues(QueryString("")))
+        case .longLink(let query):
+            return Self.fromLongLink(requested: requested, resolved: requested, query: query, suffix: nil)
+        case .shortLink(let suffix):
+            guard let storedQuery else { return nil }
+            return Self.fromLongLink(requested: requested, resolved: publicBaseURL + "/?" + storedQuery, query: storedQuery, suffix: suffix)
+        }
+    }
+
+    private static func fromLongLink(requested: String, resolved: String, query: String, suffix: String?) -> ResolvedAppLink? {
+        let parameters = QueryString(Substring(query))
+        guard let deepLink = parameters["link"], !deepLink.isEmpty else { return nil }
+        return ResolvedAppLink(requestedLink: requested, resolvedLink: resolved, deepLink: deepLink, minimumAppVersion: parameters["imv"],
+                               utm: UTMValues(parameters), suffix: suffix)
+    }
+}
