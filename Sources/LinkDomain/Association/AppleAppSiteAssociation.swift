@@ -57,22 +57,27 @@ struct AppleAppSiteAssociation: Encodable, Equatable {
     ] + ["/healthz", "/readyz", "/metrics", "/favicon.ico", "/apple-app-site-association"].map { Component(path: $0, exclude: true) }
         + [Component(path: "/*", comment: "short links and Dynamic Links long links")]
 
+    /// The one description of what an app handles on this domain, in order (the first match
+    /// decides): the email link paths, the app's own `paths` (`NOT ` excludes), and with short links
+    /// on, every other path but the service's own. Apple's `components` and Android's Dynamic App
+    /// Links rules (``AssetLinkStatement``) are both written from it, so the two files agree.
+    static func components(appPaths: [String] = [], claimsShortLinks: Bool) -> [Component] {
+        var components = emailActionPaths.map { Component(path: $0.pattern, comment: $0.comment) }
+        for pattern in appPaths {
+            if pattern.hasPrefix("NOT ") {
+                components.append(Component(path: String(pattern.dropFirst(4)), exclude: true))
+            } else {
+                components.append(Component(path: pattern))
+            }
+        }
+        return components + (claimsShortLinks ? shortLinkComponents : [])
+    }
+
     init(apps: [AppleApp], claimsShortLinks: Bool = false) {
         let details = apps.map { app in
-            var components = Self.emailActionPaths.map { Component(path: $0.pattern, comment: $0.comment) }
-            var legacyPaths = Self.emailActionPaths.map(\.pattern)
-            for pattern in app.paths {
-                if pattern.hasPrefix("NOT ") {
-                    components.append(Component(path: String(pattern.dropFirst(4)), exclude: true))
-                } else {
-                    components.append(Component(path: pattern))
-                }
-                legacyPaths.append(pattern)
-            }
-            if claimsShortLinks {
-                components += Self.shortLinkComponents
-                legacyPaths += Self.shortLinkComponents.map { ($0.exclude == true ? "NOT " : "") + $0.path }
-            }
+            let components = Self.components(appPaths: app.paths, claimsShortLinks: claimsShortLinks)
+            // iOS 12's `paths` say the same in their own words.
+            let legacyPaths = components.map { ($0.exclude == true ? "NOT " : "") + $0.path }
             return Detail(appIDs: [app.appID], components: components, appID: app.appID, paths: legacyPaths)
         }
         self.applinks = AppLinks(details: details)

@@ -62,7 +62,8 @@ public struct AssociationFiles: Sendable, Equatable {
             ])
         }
         self.apple = StaticJSONDocument(bytes: appleBytes)
-        self.android = StaticJSONDocument(bytes: Self.encode(AssetLinkStatement.statements(for: configuration.android.apps)))
+        self.android = StaticJSONDocument(bytes: Self.encode(AssetLinkStatement.statements(for: configuration.android.apps,
+                                                                                             claimsShortLinks: !configuration.shortLinks.apiKeys.isEmpty)))
     }
 
     /// Stable, readable JSON: sorted keys, unescaped slashes (paths read as written), final newline.

@@ -84,6 +84,20 @@ struct AssociationFilesTests {
             "relation" : [
               "delegate_permission/common.handle_all_urls"
             ],
+            "relation_extensions" : {
+              "delegate_permission/common.handle_all_urls" : {
+                "dynamic_app_link_components" : [
+                  {
+                    "/" : "/__/auth/links*",
+                    "comment" : "email action links (sign-in, password reset, email verification)"
+                  },
+                  {
+                    "/" : "/__/auth/action*",
+                    "comment" : "email action handler"
+                  }
+                ]
+              }
+            },
             "target" : {
               "namespace" : "android_app",
               "package_name" : "com.example.mail",
@@ -96,6 +110,20 @@ struct AssociationFilesTests {
             "relation" : [
               "delegate_permission/common.handle_all_urls"
             ],
+            "relation_extensions" : {
+              "delegate_permission/common.handle_all_urls" : {
+                "dynamic_app_link_components" : [
+                  {
+                    "/" : "/__/auth/links*",
+                    "comment" : "email action links (sign-in, password reset, email verification)"
+                  },
+                  {
+                    "/" : "/__/auth/action*",
+                    "comment" : "email action handler"
+                  }
+                ]
+              }
+            },
             "target" : {
               "namespace" : "android_app",
               "package_name" : "com.example.shop",
