@@ -170,16 +170,21 @@ struct Doctor: AsyncParsableCommand {
         abstract: "Check a deployed link domain the way Apple's CDN and Android's verifier will.",
         discussion: """
             Fetches /.well-known/apple-app-site-association and /.well-known/assetlinks.json from the \
-            host, without following redirects, and prints each finding with its fix. Exits 1 when \
-            anything would stop iOS or Android from opening the links in the app.
+            host, without following redirects, compares the Apple file with the copy Apple's CDN \
+            serves to iPhones, and prints each finding with its fix. Exits 1 when anything would \
+            stop iOS or Android from opening the links in the app.
             """
     )
 
     @Argument(help: "The link domain, such as https://links.example.com.") var url: String
     @Option(help: "A PEM file of extra trusted CA certificates (for a private CA on a test host).") var caFile: String?
+    @Option(help: "Where Apple's CDN serves its copies of association files (a stand-in, for tests).")
+    var appleCDN = DeploymentDoctor.appleCDNBase
 
     func run() async throws {
-        let findings = await DeploymentDoctor(base: url, caFile: caFile).run()
+        var doctor = DeploymentDoctor(base: url, caFile: caFile)
+        doctor.appleCDN = appleCDN
+        let findings = await doctor.run()
         for finding in findings {
             let mark = switch finding.severity {
             case .ok: "ok     "

@@ -121,4 +121,55 @@ extension DeploymentDoctor {
         let start = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         return start.first == UInt8(ascii: "<")
     }
+
+    /// Apple's CDN copy against the host's file: the same, older (what differs), or none yet.
+    static func compareAppleCopy(_ copy: Result<FetchedDocument, FetchProblem>, with served: FetchedDocument) -> DoctorFinding {
+        let subject = "Apple's CDN"
+        let refresh = "Apple's CDN fetches the file again on its own schedule (within about a day, sometimes longer); "
+            + "to test a change at once, use the developer mode `?mode=developer` associated domain on a test device."
+        guard case .success(let document) = copy else {
+            if case .failure(let problem) = copy { return DoctorFinding(.warning, subject, "its copy could not be read: \(problem.message)", fix: refresh) }
+            return DoctorFinding(.warning, subject, "its copy could not be read", fix: refresh)
+        }
+        guard document.status == 200 else {
+            return DoctorFinding(.warning, subject, "has no copy of this host's file yet (\(document.status)): iPhones will not open links in the app until it has",
+                                 fix: refresh)
+        }
+        let ours = try? JSONDecoder().decode(JSONValue.self, from: Data(served.body))
+        let theirs = try? JSONDecoder().decode(JSONValue.self, from: Data(document.body))
+        if let ours, ours == theirs { return DoctorFinding(.ok, subject, "serves the same file as this host") }
+        let ourIDs = Set(appIDs(ours)), theirIDs = Set(appIDs(theirs))
+        let ourPaths = Set(claimedPaths(ours)), theirPaths = Set(claimedPaths(theirs))
+        var differences: [String] = []
+        if !ourIDs.subtracting(theirIDs).isEmpty { differences.append("lacks app IDs \(ourIDs.subtracting(theirIDs).sorted().joined(separator: ", "))") }
+        if !theirIDs.subtracting(ourIDs).isEmpty { differences.append("still names app IDs \(theirIDs.subtracting(ourIDs).sorted().joined(separator: ", "))") }
+        if !ourPaths.subtracting(theirPaths).isEmpty { differences.append("lacks paths \(ourPaths.subtracting(theirPaths).sorted().joined(separator: ", "))") }
+        if !theirPaths.subtracting(ourPaths).isEmpty { differences.append("still has paths \(theirPaths.subtracting(ourPaths).sorted().joined(separator: ", "))") }
+        let what = differences.isEmpty ? "differs from this host's file" : differences.joined(separator: "; ")
+        return DoctorFinding(.warning, subject, "serves an older file than this host: it \(what); iPhones follow Apple's copy", fix: refresh)
+    }
+
+    private static func details(_ root: JSONValue?) -> [[String: JSONValue]] {
+        guard case .object(let fields)? = root, case .object(let links)? = fields["applinks"], case .list(let details)? = links["details"] else { return [] }
+        return details.compactMap { if case .object(let detail) = $0 { detail } else { nil } }
+    }
+
+    private static func appIDs(_ root: JSONValue?) -> [String] {
+        details(root).flatMap { detail -> [String] in
+            var ids: [String] = []
+            if case .list(let list)? = detail["appIDs"] { for case .string(let id) in list { ids.append(id) } }
+            if case .string(let id)? = detail["appID"] { ids.append(id) }
+            return ids
+        }
+    }
+
+    private static func claimedPaths(_ root: JSONValue?) -> [String] {
+        details(root).flatMap { detail -> [String] in
+            guard case .list(let components)? = detail["components"] else { return [] }
+            return components.compactMap { component in
+                guard case .object(let fields) = component, case .string(let path)? = fields["/"] else { return nil }
+                return (fields["exclude"] == .boolean(true) ? "NOT " : "") + path
+            }
+        }
+    }
 }

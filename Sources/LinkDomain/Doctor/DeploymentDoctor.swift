@@ -44,6 +44,10 @@ public struct DeploymentDoctor: Sendable {
     /// A PEM file of extra trusted roots (a private CA); the system's roots otherwise.
     public let caFile: String?
     public var timeout: TimeAmount = .seconds(10)
+    /// Where Apple's CDN serves its copy of a host's association file (`<appleCDN>/<host>`): iOS
+    /// reads that copy, not the host's, so a changed file reaches phones only once Apple fetches it again.
+    public var appleCDN = Self.appleCDNBase
+    public static let appleCDNBase = "https://app-site-association.cdn-apple.com/a/v1"
 
     public static let applePath = "/.well-known/apple-app-site-association"
     public static let androidPath = "/.well-known/assetlinks.json"
@@ -81,7 +85,9 @@ public struct DeploymentDoctor: Sendable {
     private func check(with client: HTTPClient) async -> [DoctorFinding] {
         var findings: [DoctorFinding] = []
         switch await fetch(Self.applePath, client) {
-        case .success(let document): findings += Self.checkApple(document)
+        case .success(let document):
+            findings += Self.checkApple(document)
+            if let cdn = await appleCopy(client) { findings.append(Self.compareAppleCopy(cdn, with: document)) }
         case .failure(let problem): findings.append(problem.finding(Self.apple))
         }
         switch await fetch(Self.androidPath, client) {
@@ -101,8 +107,19 @@ public struct DeploymentDoctor: Sendable {
         func finding(_ subject: String) -> DoctorFinding { DoctorFinding(.error, subject, message, fix: fix) }
     }
 
+    /// Apple's copy of this host's file, or what stopped it being read; nil for a loopback host,
+    /// which Apple's CDN cannot reach (unless a stand-in CDN was given, as tests do).
+    private func appleCopy(_ client: HTTPClient) async -> Result<FetchedDocument, FetchProblem>? {
+        guard let address = WebAddress(base), appleCDN != Self.appleCDNBase || !address.isLoopback else { return nil }
+        return await fetch(url: appleCDN + "/" + address.host, client)
+    }
+
     private func fetch(_ path: String, _ client: HTTPClient) async -> Result<FetchedDocument, FetchProblem> {
-        var request = HTTPClientRequest(url: base + path)
+        await fetch(url: base + path, client)
+    }
+
+    private func fetch(url: String, _ client: HTTPClient) async -> Result<FetchedDocument, FetchProblem> {
+        var request = HTTPClientRequest(url: url)
         request.headers.add(name: "User-Agent", value: "linkdomain-doctor")
         request.headers.add(name: "Accept", value: "application/json")
         do {
@@ -118,13 +135,13 @@ public struct DeploymentDoctor: Sendable {
             }
             return .success(FetchedDocument(status: Int(response.status.code), headers: response.headers, body: body, truncated: truncated))
         } catch let error as NIOSSLError {
-            return .failure(FetchProblem(message: "\(base + path): the TLS handshake failed (\(error))",
+            return .failure(FetchProblem(message: "\(url): the TLS handshake failed (\(error))",
                                          fix: "Serve a certificate for this host that chains to a public root, with the intermediates."))
         } catch let error as BoringSSLError {
-            return .failure(FetchProblem(message: "\(base + path): the certificate is not trusted (\(error))",
+            return .failure(FetchProblem(message: "\(url): the certificate is not trusted (\(error))",
                                          fix: "Serve the full chain (certificate, then intermediates) from a public CA; Apple's CDN trusts no private CA."))
         } catch {
-            return .failure(FetchProblem(message: "\(base + path) could not be fetched (\(error))",
+            return .failure(FetchProblem(message: "\(url) could not be fetched (\(error))",
                                          fix: "Make the host reachable on port 443 from the internet, not only from inside your network."))
         }
     }

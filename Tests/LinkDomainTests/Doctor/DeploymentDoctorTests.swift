@@ -50,6 +50,14 @@ struct DeploymentDoctorTests {
                 [{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["AB:CD"]}}]
                 """)))
         }
+        // Stand-ins for Apple's CDN: its copy the same, older, or not there yet.
+        router.get("/cdn-same/a/v1/127.0.0.1") { _, _ in Response(status: .ok, headers: json, body: bytes(files.apple)) }
+        router.get("/cdn-old/a/v1/127.0.0.1") { _, _ in
+            Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: """
+                {"applinks":{"details":[{"appIDs":["OLDTEAM123.com.example.old"],"components":[{"/":"/__/auth/links*"}]}]}}
+                """)))
+        }
+        router.get("/cdn-none/a/v1/127.0.0.1") { _, _ in Response(status: .notFound) }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
@@ -69,6 +77,23 @@ struct DeploymentDoctorTests {
         #expect(findings.filter { $0.severity == .error }.map(\.subject) == ["site"], "\(findings)")
         #expect(findings.contains { $0.message.contains("/__/auth/action opens the app") })
         #expect(findings.allSatisfy { $0.severity == .ok || $0.fix != nil })
+    }
+
+    @Test("Apple's CDN copy: the same is fine; an older one names what differs; none yet says so; a loopback host is not looked up")
+    func appleCDN() async throws {
+        func cdn(_ standIn: String?) async throws -> [DoctorFinding] {
+            try await Self.brokenSites().test(.live) { client in
+                var doctor = DeploymentDoctor(base: "http://127.0.0.1:\(client.port!)/good")
+                if let standIn { doctor.appleCDN = "http://127.0.0.1:\(client.port!)/\(standIn)/a/v1" }
+                return await doctor.run().filter { $0.subject == "Apple's CDN" }
+            }
+        }
+        #expect(try await cdn("cdn-same").map(\.severity) == [.ok])
+        let old = try await cdn("cdn-old")
+        #expect(old.count == 1 && old[0].severity == .warning && old[0].fix?.contains("about a day") == true)
+        #expect(old.first?.message.contains("lacks app IDs") == true && old.first?.message.contains("still names app IDs OLDTEAM123.com.example.old") == true)
+        #expect(try await cdn("cdn-none").first?.message.contains("has no copy of this host's file yet (404)") == true)
+        #expect(try await cdn(nil).isEmpty)
     }
 
     @Test("a redirect is an error for both files, naming where it goes")
