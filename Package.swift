@@ -3,12 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "LinkDomain",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "linkdomain", targets: ["linkdomain"]),
         .library(name: "LinkDomain", targets: ["LinkDomain"]),
         // What the fuzzers (their own package) and the tests drive; never linked into the binary.
         .library(name: "LinkDomainExercises", targets: ["LinkDomainExercises"]),
+        // The app half, for iOS, macOS and Linux apps: Foundation and URLSession only.
+        .library(name: "LinkDomainClient", targets: ["LinkDomainClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -69,6 +71,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
+        .target(name: "LinkDomainClient"),
         .executableTarget(
             name: "linkdomain",
             dependencies: [
@@ -83,6 +86,7 @@ let package = Package(
             dependencies: [
                 "LinkDomain",
                 "LinkDomainExercises",
+                "LinkDomainClient",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),
