@@ -5,6 +5,7 @@ A short link's QR codes (PNG and SVG) decode to the short link itself (zbarimg),
 page nor image writes anything."""
 
 import json
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -35,6 +36,7 @@ def server():
         "shortLinks": {"apiKeys": [LINK_KEY]},
         "storage": {"sqlitePath": f"{directory}/links.sqlite"},
     })
+    server.database = f"{directory}/links.sqlite"
     yield server
     server.stop()
 
@@ -131,3 +133,32 @@ def test_a_short_links_qr_code_is_the_short_link(server, image, tmp_path):
     with pytest.raises(urllib.error.HTTPError) as missing:
         urllib.request.urlopen(f"{server.base}/NoSuchLink1/qr.png")
     assert missing.value.code == 404
+
+
+
+def database_counts(server):
+    """Rows (and a checksum) of the tables a GET must never write: claims, codes, events."""
+    with sqlite3.connect(server.database) as connection:
+        return {table: connection.execute(f"SELECT COUNT(*), COALESCE(SUM({column}), 0) FROM {table}").fetchone()
+                for table, column in [("handoffClaims", "claimedAt"), ("oobCodes", "expiresAt"), ("linkEvents", "count")]}
+
+
+def test_a_get_only_crawler_of_the_new_pages_spends_and_writes_nothing(server):
+    """Phone pages that make hand-offs, the hand-off URL itself, QR codes and the new-link page,
+    fetched with GET and HEAD as a mail scanner or a link previewer would: no claim is written, no
+    code spent, and the new pages count no event."""
+    short = short_link(server, "https://example.com/crawled")
+    pages = []
+    for agent in [IPHONE, ANDROID]:
+        with urllib.request.urlopen(urllib.request.Request(short, headers={"User-Agent": agent})) as response:
+            pages.append(response.read().decode())
+    time.sleep(1.5)  # the phone views' clicks, stored
+    before = database_counts(server)
+    start = pages[0].index('data-copy-then="') + len('data-copy-then="')
+    handoff = pages[0][start:pages[0].index('"', start)]
+    for url in [handoff, f"{server.base}/__/handoff/not-a-token", f"{short}/qr.svg", f"{short}/qr.png", f"{server.base}/__/auth/new-link?lang=it"]:
+        for method in ["GET", "HEAD"]:
+            with urllib.request.urlopen(urllib.request.Request(url, method=method, headers={"User-Agent": "Googlebot/2.1"})) as response:
+                assert response.status == 200, url
+    time.sleep(1.5)  # past a batch of event writes
+    assert database_counts(server) == before
