@@ -16,10 +16,10 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.post(RouterPath(RoutePaths.reopenAttribution)) { request, context in
-            await answer { () async throws(ShortLinkAPIError) in try await reopen(request, context: context) }
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await reopen(request, context: context) }
         }
         routes.post(RouterPath(RoutePaths.installAttribution)) { request, context in
-            await answer { () async throws(ShortLinkAPIError) in try await install(request, context: context) }
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await install(request, context: context) }
         }
         return routes
     }
@@ -107,13 +107,5 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
             let body = try? JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
         else { throw .invalidArgument("the request body must be a JSON object of the request's fields") }
         return body
-    }
-
-    private func answer(_ work: () async throws(ShortLinkAPIError) -> some Encodable) async -> Response {
-        do {
-            return .json(try await work())
-        } catch {
-            return .json(error.body, status: HTTPResponse.Status(code: error.statusCode))
-        }
     }
 }

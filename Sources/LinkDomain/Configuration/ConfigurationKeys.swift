@@ -126,6 +126,12 @@ enum ConfigurationKeys {
     static let sqlitePath = ConfigurationKey(
         "storage.sqlitePath", .path, default: .string(defaultSQLitePath),
         "The database (accounts, codes, short links, statistics), created on first run (relative to the configuration file).")
+    static let storageTimeoutSeconds = ConfigurationKey(
+        "storage.timeoutSeconds", .integer(1...60), default: .integer(2), expected: "1 to 60 seconds",
+        "How long one PostgreSQL call may take (connecting included) before the request that needs it answers 503 with `Retry-After`; also the health probe's deadline.")
+    static let healthCheckSeconds = ConfigurationKey(
+        "health.checkIntervalSeconds", .integer(1...60), default: .integer(1), expected: "1 to 60 seconds",
+        "How often the database is probed: `/readyz` turns not-ready within this and `storage.timeoutSeconds` of losing it, and ready as soon after its return; meanwhile PostgreSQL calls fail at once.")
     static let postgresURL = ConfigurationKey(
         "storage.postgresURL", .url, default: .none, secret: true, expected: "a URL such as \"postgres://linkdomain:secret@127.0.0.1:5432/linkdomain\"", validate: ConfigurationValidators.postgresURL,
         "Keep all of that in PostgreSQL instead (`postgres://user:password@host:5432/database`; TLS is required except on loopback), so several replicas behind a load balancer share it. The schema is created and migrated at start, under a lock.")
@@ -205,7 +211,7 @@ enum ConfigurationKeys {
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
         androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
         backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, backendIDTokenKeysURL, pivotBaseURL,
-        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, handoffLifetimeSeconds, trustedProxies, shortLinkAPIKeys, sqlitePath,
+        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, handoffLifetimeSeconds, trustedProxies, shortLinkAPIKeys, sqlitePath, storageTimeoutSeconds, healthCheckSeconds,
         postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
         mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,
         mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportURL, brandingPrivacyURL, brandingTermsURL, brandingHomeURL, brandingSupportEmail,

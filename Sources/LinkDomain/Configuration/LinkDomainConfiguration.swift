@@ -27,6 +27,10 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var branding = Branding()
     /// `handoff.lifetimeSeconds`: how long a link handed across an install can be claimed.
     public var handoffLifetimeSeconds = 3600
+    /// `storage.timeoutSeconds`: the deadline of one PostgreSQL call, and of the health probe's.
+    public var storageTimeoutSeconds = 2
+    /// `health.checkIntervalSeconds`: how often the database is probed.
+    public var healthCheckSeconds = 1
     /// scrypt's cost for new password hashes (nil: the hasher's own). Not a configuration key:
     /// tests lower it so that hundreds of sign-ups run in seconds; hashes record their own cost.
     var passwordHashRounds: Int?

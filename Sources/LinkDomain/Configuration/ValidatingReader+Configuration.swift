@@ -34,6 +34,8 @@ extension ValidatingReader {
         configuration.limits.pageChecksPerMinute = integer(ConfigurationKeys.pageChecksPerMinute)
         configuration.limits.pageChecksBurst = integer(ConfigurationKeys.pageChecksBurst)
         configuration.handoffLifetimeSeconds = integer(ConfigurationKeys.handoffLifetimeSeconds)
+        configuration.storageTimeoutSeconds = integer(ConfigurationKeys.storageTimeoutSeconds)
+        configuration.healthCheckSeconds = integer(ConfigurationKeys.healthCheckSeconds)
         configuration.limits.trustedProxies = list(ConfigurationKeys.trustedProxies) ?? []
         configuration.shortLinks.apiKeys = secretKeys(ConfigurationKeys.shortLinkAPIKeys, minimumLength: 16)
         let postgresURL = validated(ConfigurationKeys.postgresURL)

@@ -185,6 +185,12 @@ extension IdentityToolkitController {
             return try await work()
         } catch let error as IdentityToolkitError {
             return Response.json(error.body, status: error.status)
+        } catch StoreError.unavailable {
+            // The database is away or slow: say so at once, and when to try again.
+            var response = Response.json(IdentityToolkitError(.internalError, detail: "the database is unavailable; try again shortly",
+                                                              status: .serviceUnavailable).body, status: .serviceUnavailable)
+            response.headers[.retryAfter] = "5"
+            return response
         } catch let error as StoreError {
             context.logger.error("storage failure", metadata: ["error": .string("\(error)")])
         } catch let error as any HTTPResponseError {

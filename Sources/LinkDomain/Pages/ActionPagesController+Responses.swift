@@ -30,6 +30,9 @@ extension ActionPagesController {
     }
 
     func html(_ status: HTTPResponse.Status, _ page: any PageModel, strings: PageStrings) -> Response {
-        renderer.response(status, page, strings: strings).response
+        var response = renderer.response(status, page, strings: strings).response
+        // A backend or database away: the same link may work in a moment.
+        if status == .serviceUnavailable { response.headers[.retryAfter] = "5" }
+        return response
     }
 }

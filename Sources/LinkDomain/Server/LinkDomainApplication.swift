@@ -41,6 +41,8 @@ public struct LinkDomainServices: Sendable {
     var actionLinks: (any ActionLinkSource)?
     /// What requests leave running after their answer; finished before the database closes.
     var pendingWork = PendingWork()
+    /// Whether the database answers (`/readyz`, `/metrics`).
+    var databaseHealth = DependencyHealth()
 
     /// What sends email actions' mails, when both mail and links are available.
     var emailActionSender: EmailActionSender? {
@@ -89,6 +91,10 @@ public struct LinkDomainServices: Sendable {
         services.mailOutbox = mail.outbox
         services.actionLinks = backend.actionLinks
         if let service = opened.service { services.backgroundServices.append(service) }
+        services.databaseHealth = opened.health
+        services.backgroundServices.append(DatabaseProbe(store: opened.store, health: opened.health, interval: .seconds(configuration.healthCheckSeconds),
+                                                         deadline: .seconds(configuration.storageTimeoutSeconds), clock: clock, metrics: metrics,
+                                                         logger: logger))
         if let delivery = mail.delivery { services.backgroundServices.append(delivery) }
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)
@@ -135,7 +141,9 @@ public enum LinkDomainApplication {
         let limits = services.configuration.limits
         let pageChecks = RateLimiter(perMinute: limits.pageChecksPerMinute, burst: limits.pageChecksBurst)
         router.addRoutes(AssociationController(files: services.files).routes)
-        router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend)] + extraReadinessChecks).routes)
+        router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend),
+                                                            DatabaseReadiness(health: services.databaseHealth, clock: services.clock)]
+                                              + extraReadinessChecks).routes)
         if let embedded = services.embeddedBackend {
             router.addRoutes(embedded.routes(context: Context.self, clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }))
         }

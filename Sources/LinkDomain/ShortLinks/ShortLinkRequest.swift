@@ -1,3 +1,5 @@
+import Hummingbird
+
 /// The body of the Dynamic Links REST call `POST /v1/shortLinks`, turned into the long link's query.
 struct ShortLinkRequest {
     var longLinkQuery: String
@@ -74,6 +76,19 @@ struct ShortLinkRequest {
         add("sd", "socialMetaTagInfo", "socialDescription")
         add("si", "socialMetaTagInfo", "socialImageLink")
         return pairs.map { "\($0)=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
+    }
+}
+
+extension ShortLinkAPIError {
+    /// Runs an API call: its JSON answer, or the error's (a 503 says when to try again).
+    static func answer(_ work: () async throws(ShortLinkAPIError) -> some Encodable) async -> Response {
+        do {
+            return .json(try await work())
+        } catch {
+            var response = Response.json(error.body, status: HTTPResponse.Status(code: error.statusCode))
+            if error == .unavailable { response.headers[.retryAfter] = "5" }
+            return response
+        }
     }
 }
 

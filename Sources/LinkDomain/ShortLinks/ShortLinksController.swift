@@ -15,11 +15,11 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.post(RouterPath(RoutePaths.createShortLink)) { request, context in
-            await answer { () async throws(ShortLinkAPIError) in try await create(request, context: context) }
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await create(request, context: context) }
         }
         routes.get(RouterPath(RoutePaths.linkStatistics)) { request, context in
             let shortLink = context.parameters.get("shortLink") ?? ""
-            return await answer { () async throws(ShortLinkAPIError) in try await stats(request, shortLink: shortLink) }
+            return await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await stats(request, shortLink: shortLink) }
         }
         return routes
     }
@@ -86,14 +86,6 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     private func authorize(_ request: Request) throws(ShortLinkAPIError) {
         guard let key = request.uri.queryParameters["key"].map(String.init), configuration.shortLinks.apiKeys.contains(key) else {
             throw .permissionDenied("API key not valid. Please pass a valid API key.")
-        }
-    }
-
-    private func answer(_ work: () async throws(ShortLinkAPIError) -> some Encodable) async -> Response {
-        do {
-            return .json(try await work())
-        } catch {
-            return .json(error.body, status: HTTPResponse.Status(code: error.statusCode))
         }
     }
 }

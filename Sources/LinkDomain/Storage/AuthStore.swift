@@ -3,6 +3,8 @@
 /// Every method is atomic; ``redeemCode(_:now:)`` in particular hands a code to exactly one
 /// caller however many race for it.
 public protocol AuthStore: Sendable {
+    /// A trivial question to the database (`SELECT 1`): it answers, or says why not.
+    func ping() async throws(StoreError)
     func insertUser(_ user: UserRecord) async throws(StoreError)
     /// Writes the fields in which `user` differs from `read` (the account as the caller read it),
     /// provided the account is still as read: its version unchanged. The version then advances.
@@ -61,4 +63,6 @@ public enum StoreError: Error, Sendable, Equatable {
     case conflict
     /// The database failed; the description says how (never with user data).
     case database(String)
+    /// The database did not answer in time, or is known to be away: try again later.
+    case unavailable
 }

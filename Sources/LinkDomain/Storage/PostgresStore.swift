@@ -12,22 +12,34 @@ import ServiceLifecycle
 public final class PostgresStore: AuthStore, LinkStore, Service {
     let client: PostgresClient
     let logger: Logger
+    /// What the probe last found: while the database is away, every call fails at once instead of
+    /// waiting for a connection that will not come.
+    public let health = DependencyHealth()
+    /// How long one call may take before it is given up with ``StoreError/unavailable``.
+    let deadline: Duration
 
     /// `url`: `postgres://user[:password]@host[:port]/database` (TLS off on loopback, else required).
-    public init(url: String, logger: Logger) throws(StoreError) {
+    public init(url: String, deadline: Duration = .seconds(2), logger: Logger) throws(StoreError) {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, let user = components.user
         else { throw .database("storage.postgresURL must look like postgres://user:password@host:5432/database") }
         let database = components.path.split(separator: "/").first.map(String.init)
         let loopback = ["127.0.0.1", "localhost", "::1"].contains(host)
-        let configuration = PostgresClient.Configuration(
+        var configuration = PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password, database: database,
             tls: loopback ? .disable : .require(.makeClientConfiguration()))
+        // A database that is away must not hold a request for the default ten seconds.
+        configuration.options.connectTimeout = deadline
         // The pool narrates every connection at info level, cancelled ones included: keep it to notices.
         var poolLogger = logger
         poolLogger.logLevel = max(logger.logLevel, .notice)
         client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.logger = logger
+        self.deadline = deadline
+    }
+
+    public func ping() async throws(StoreError) {
+        try await guarded(failFast: false) { try await client.query("SELECT 1", logger: logger) }
     }
 
     public func run() async throws {
@@ -35,7 +47,8 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
     }
 
     public func migrate() async throws(StoreError) {
-        try await guarded {
+        // No deadline: another replica may hold the migration lock for a while.
+        try await guarded(bounded: false) {
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(7355608)", logger: logger)
                 try await connection.query("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)", logger: logger)
@@ -221,26 +234,5 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
             return pem
         }
         return nil
-    }
-
-    // MARK: Errors
-
-    @discardableResult
-    func guarded<T>(_ work: () async throws -> T) async throws(StoreError) -> T {
-        do {
-            return try await work()
-        } catch let error as StoreError {
-            throw error
-        } catch let error as PSQLError {
-            if error.serverInfo?[.sqlState] == "23505" {
-                let constraint = error.serverInfo?[.constraintName] ?? ""
-                if constraint.contains("email") { throw .emailExists }
-                if constraint.contains("phone") { throw .phoneNumberExists }
-                if constraint.contains("short_links") { throw .duplicate }
-            }
-            throw .database("PostgreSQL error \(error.serverInfo?[.sqlState] ?? String(describing: error.code))")
-        } catch {
-            throw .database(String(describing: type(of: error)))
-        }
     }
 }

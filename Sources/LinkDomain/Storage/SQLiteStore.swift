@@ -26,6 +26,10 @@ public final class SQLiteStore: AuthStore, LinkStore {
         }
     }
 
+    public func ping() async throws(StoreError) {
+        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     public func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
         try await write { db in try link.insert(db) }
     }

@@ -11,12 +11,14 @@ public struct OpenedStore: Sendable {
     public let service: (any Service)?
     /// What must happen once it runs, before the first request (PostgreSQL's migrations).
     public let prepare: (@Sendable () async throws -> Void)?
+    /// Whether the database answers, as the probe (``DatabaseProbe``) last found.
+    public var health = DependencyHealth()
 
     public static func open(_ configuration: LinkDomainConfiguration, logger: Logger) throws(StoreError) -> OpenedStore {
         switch configuration.storage {
         case .postgres(let url):
-            let store = try PostgresStore(url: url, logger: logger)
-            return OpenedStore(store: store, mailQueue: store, service: store, prepare: { try await store.migrate() })
+            let store = try PostgresStore(url: url, deadline: .seconds(configuration.storageTimeoutSeconds), logger: logger)
+            return OpenedStore(store: store, mailQueue: store, service: store, prepare: { try await store.migrate() }, health: store.health)
         case .sqlite(let path):
             let store = try SQLiteStore(path: path)
             return OpenedStore(store: store, mailQueue: store, service: nil, prepare: nil)

@@ -1,0 +1,29 @@
+import PostgresNIO
+
+/// How every PostgreSQL call is made: within a deadline, refused at once while the database is
+/// known to be away, its failures as ``StoreError``s (never with user data).
+extension PostgresStore {
+    /// Runs a database call within the store's deadline (unless not `bounded`), turning its failures into
+    /// ``StoreError``s; while the probe finds the database away, refuses at once (`failFast`).
+    @discardableResult
+    func guarded<T: Sendable>(bounded: Bool = true, failFast: Bool = true, _ work: @Sendable () async throws -> T) async throws(StoreError) -> T {
+        if failFast, health.isDown { throw .unavailable }
+        do {
+            guard bounded else { return try await work() }
+            // The deadline's task group ends (its tasks done or cancelled) before this returns.
+            return try await withoutActuallyEscaping(work) { escapable in try await withDeadline(deadline, escapable) }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PSQLError {
+            if error.serverInfo?[.sqlState] == "23505" {
+                let constraint = error.serverInfo?[.constraintName] ?? ""
+                if constraint.contains("email") { throw .emailExists }
+                if constraint.contains("phone") { throw .phoneNumberExists }
+                if constraint.contains("short_links") { throw .duplicate }
+            }
+            throw .database("PostgreSQL error \(error.serverInfo?[.sqlState] ?? String(describing: error.code))")
+        } catch {
+            throw .database(String(describing: type(of: error)))
+        }
+    }
+}
