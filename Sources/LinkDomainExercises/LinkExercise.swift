@@ -12,6 +12,8 @@ public enum LinkExercise {
                                    androidApps: [AndroidApp(packageName: "dev.linkdomain.demo", fingerprints: [])],
                                    policy: policy, publicHost: "links.example.com")
     static let visitors = Platform.allCases.map { Visitor(platform: $0) }
+    static let appLinks = AppLinkResolver(configuration: LinkDomainConfiguration(publicBaseURL: "https://links.example.com"))
+    static let handoffs = HandoffSealer(secret: Array(repeating: 42, count: 32))
 
     public static func run(_ text: String) -> String? {
         if case .success(let link) = LinkParser.parse(url: text) {
@@ -38,6 +40,13 @@ public enum LinkExercise {
             _ = router.route(LinkRequest(storedQuery: query, requestPath: "/abcd", requestQuery: "d=1"), visitor: visitor)
         }
         _ = router.debugFlows(linkQuery: query)
+        // What an app sends (`requestedLink`, `uniqueMatchLinkToCheck`): its shape, a hand-off token in it, the token opened.
+        _ = appLinks.shape(of: text)
+        if let token = HandoffPaths.token(in: text, hosts: appLinks.hosts), handoffs.open(token) != nil { return "a hand-off token opened that was never sealed" }
+        if handoffs.open(text) != nil { return "a hand-off token opened that was never sealed" }
+        if text.utf8.count <= HandoffSealer.maximumLinkBytes, let sealed = handoffs.seal(link: text, now: 0, lifetime: 60), handoffs.open(sealed)?.link != text {
+            return "a hand-off token does not open to the link sealed in it"
+        }
         _ = PageForm.decode(text)
         _ = PlatformClassifier.classify(userAgent: text, platformHint: text)
         // The parameters a click reads in one pass must be the ones the plain query reader finds.

@@ -71,11 +71,11 @@ struct InstallAttribution: Encodable, Sendable, Equatable {
 
 /// Where hand-off tokens travel: `https://<host>/__/handoff/<token>` on the pasteboard, `ldh.<token>`
 /// in a Play referrer.
-enum HandoffPaths {
+package enum HandoffPaths {
     static let prefix = "/__/handoff/"
 
     /// The token `candidate` carries (a hand-off URL of these hosts, a referrer's `ldh.` value), or nil.
-    static func token(in candidate: String, hosts: Set<String>) -> Substring? {
+    package static func token(in candidate: String, hosts: Set<String>) -> Substring? {
         if candidate.hasPrefix(HandoffSealer.referrerPrefix) { return candidate.dropFirst(HandoffSealer.referrerPrefix.count) }
         guard let address = WebAddress(candidate), hosts.contains(address.host), address.rest.hasPrefix(prefix) else { return nil }
         let token = address.rest.dropFirst(prefix.count).prefix { $0 != "?" && $0 != "#" }

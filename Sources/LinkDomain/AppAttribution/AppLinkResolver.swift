@@ -32,22 +32,22 @@ struct ResolvedAppLink: Sendable, Equatable {
 }
 
 /// What kind of link of this domain an app holds: pure, so every rule is tested without a store.
-struct AppLinkResolver: Sendable {
+package struct AppLinkResolver: Sendable {
     /// The hosts links of this domain use: the public host and the pivot host.
-    let hosts: Set<String>
+    package let hosts: Set<String>
     /// This service's origin, for a short link's long form.
     let publicBaseURL: String
     /// Where email action links arrive (Firebase's two paths, the emulator's, a custom one).
     let actionPaths: Set<String>
 
-    enum Shape: Equatable {
+    package enum Shape: Equatable {
         case shortLink(suffix: String)
         /// A Dynamic Links long link (`/?link=...`, on any path).
         case longLink(query: String)
         case emailAction
     }
 
-    init(configuration: LinkDomainConfiguration) {
+    package init(configuration: LinkDomainConfiguration) {
         var hosts: Set<String> = [configuration.publicHost]
         if let pivot = configuration.pivotBaseURL.flatMap(WebAddress.init) { hosts.insert(pivot.host) }
         self.hosts = hosts
@@ -56,7 +56,7 @@ struct AppLinkResolver: Sendable {
     }
 
     /// The shape of `link`, or nil when it is not a link of this domain (another host, a page of its own, nothing).
-    func shape(of link: String) -> Shape? {
+    package func shape(of link: String) -> Shape? {
         guard link.utf8.count <= 8 * 1024, let address = WebAddress(link), address.scheme == "https" || address.isLoopback,
             hosts.contains(address.host)
         else { return nil }

@@ -4,9 +4,9 @@ import Foundation
 /// What a hand-off carries across an app's install: the link the person opened, sealed by this
 /// service so that a store's referrer or the pasteboard holds only ciphertext, and no database row
 /// is written when a page makes one (scanners and previews open those pages).
-struct Handoff: Sendable, Equatable {
+package struct Handoff: Sendable, Equatable {
     /// The link as the person opened it (a short link, a long link, an email action link).
-    var link: String
+    package var link: String
     /// Seconds since 1970 after which it is refused.
     var expiresAt: Int64
     /// Random: the key under which its one claim is recorded.
@@ -16,21 +16,21 @@ struct Handoff: Sendable, Equatable {
 /// Seals and opens hand-off tokens: ChaCha20-Poly1305 under a key derived from the form secret
 /// (`formSecret`; the same on every replica), base64url. A token that was changed, made with
 /// another key, or is not one at all does not open.
-struct HandoffSealer: Sendable {
+package struct HandoffSealer: Sendable {
     /// The prefix that marks a token in a Play referrer (`referrer=ldh.<token>`).
     static let referrerPrefix = "ldh."
     /// The longest link a token carries: a referrer and a pasteboard stay small.
-    static let maximumLinkBytes = 4096
+    package static let maximumLinkBytes = 4096
 
     private let key: SymmetricKey
 
-    init(secret: [UInt8]) {
+    package init(secret: [UInt8]) {
         key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), info: Data("linkdomain hand-off v1".utf8), outputByteCount: 32)
     }
 
-    /// The token for `link`, valid `lifetime` seconds from `now`; nil for a link too long to carry.
-    func seal(link: String, now: Int64, lifetime: Int64) -> String? {
-        guard link.utf8.count <= Self.maximumLinkBytes else { return nil }
+    /// The token for `link`, valid `lifetime` seconds from `now`; nil for no link or one too long to carry.
+    package func seal(link: String, now: Int64, lifetime: Int64) -> String? {
+        guard !link.isEmpty, link.utf8.count <= Self.maximumLinkBytes else { return nil }
         let id = Base64URL.encode((0..<12).map { _ in UInt8.random(in: 0...255) })
         let (expiresAt, overflow) = now.addingReportingOverflow(lifetime)
         guard !overflow else { return nil }
@@ -41,7 +41,7 @@ struct HandoffSealer: Sendable {
 
     /// What `token` carries, or nil when it does not open (forged, changed, another key, not a token).
     /// Expiry is the caller's to judge, against its clock.
-    func open(_ token: some StringProtocol) -> Handoff? {
+    package func open(_ token: some StringProtocol) -> Handoff? {
         guard token.utf8.count <= 2 * Self.maximumLinkBytes, let bytes = Base64URL.decode(token),
             let box = try? ChaChaPoly.SealedBox(combined: bytes), let plain = try? ChaChaPoly.open(box, using: key),
             let text = String(data: plain, encoding: .utf8)
