@@ -28,6 +28,11 @@ struct AppAttributionTests {
             _ = try await client.post("/v1/reopenAttribution?key=any", ["bundleId": "com.example.app", "requestedLink": short])
             let rows = try await Self.stats(client, short)
             #expect(rows.contains { $0["platform"] as? String == "IOS" && $0["event"] as? String == "APP_RE_OPEN" && $0["count"] as? String == "2" }, "\(rows)")
+            // A long link resolves from itself, keeping its UTM values; it has no statistics to count in.
+            let long = "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fl&utm_term=t&utm_content=c&imv=9"
+            let fromLong = try await client.post("/v1/reopenAttribution?key=any", ["bundleId": "com.example.app", "requestedLink": long])
+            #expect(fromLong.string("deepLink") == "https://example.com/l" && fromLong.string("resolvedLink") == long)
+            #expect(fromLong.string("utmTerm") == "t" && fromLong.string("utmContent") == "c" && fromLong.string("iosMinAppVersion") == "9")
             // An Android app sends its package name; an email action link resolves to itself, counting nothing.
             let action = "https://links.example.com/__/auth/links?link=https%3A%2F%2Flinks.example.com%2F__%2Fauth%2Faction%3Fmode%3DsignIn"
             let email = try await client.post("/v1/reopenAttribution?key=any", ["bundleId": "com.example.app", "requestedLink": action])
