@@ -11,7 +11,17 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
     let linkEvents: LinkEventRecorder
     let sealer: HandoffSealer
     let clock: any WallClock
-    var resolver: AppLinkResolver { AppLinkResolver(configuration: configuration) }
+    /// Built once: its host set and action paths come from the configuration.
+    let resolver: AppLinkResolver
+
+    init(configuration: LinkDomainConfiguration, store: any LinkStore, linkEvents: LinkEventRecorder, sealer: HandoffSealer, clock: any WallClock) {
+        self.configuration = configuration
+        self.store = store
+        self.linkEvents = linkEvents
+        self.sealer = sealer
+        self.clock = clock
+        resolver = AppLinkResolver(configuration: configuration)
+    }
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)

@@ -12,6 +12,11 @@ public enum Languages {
         return supported.contains(primary) ? primary : "en"
     }
 
+    /// The supported language a visitor's `Accept-Language` asks for first, English when none.
+    public static func language(forAcceptLanguage value: String?) -> String {
+        language(for: firstTag(ofAcceptLanguage: value))
+    }
+
     /// The first language tag of an `Accept-Language` value (`de-CH, de;q=0.9` → `de-CH`); nil when
     /// it has none (`Accept-Language: ;` has no tag at all: every step may come up empty).
     public static func firstTag(ofAcceptLanguage value: String?) -> String? {

@@ -35,8 +35,8 @@ enum PlainText {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// 429 with `Retry-After`: a client over its rate limit.
-    static func tooManyRequests(wait: Int) -> Response {
-        response(.tooManyRequests, "429 Too Many Requests: try again in \(wait) s.\n", headers: [.retryAfter: String(wait)])
+    /// 429 with `Retry-After` (seconds): a client over its rate limit, on a path no person reads.
+    static func tooManyRequests(retryAfter: String?) -> Response {
+        response(.tooManyRequests, "429 Too Many Requests: try again in \(retryAfter ?? "a few") s.\n", headers: retryAfter.map { [.retryAfter: $0] } ?? [:])
     }
 }

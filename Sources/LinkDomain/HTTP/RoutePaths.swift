@@ -51,11 +51,12 @@ enum RoutePaths {
     /// there is a branded page; the APIs, the association files, health, metrics and the static
     /// files keep plain answers.
     static func isPagePath(_ path: String) -> Bool {
-        let machinePrefixes = ["/v1/", "/v2/", "/identitytoolkit.googleapis.com/", "/www.googleapis.com/", "/securetoken.googleapis.com/",
-                               "/emulator/v1/", "/.well-known/", "/__/static/"]
-        let machinePaths: Set<String> = [appleAssociationAtRoot, health, readiness, metrics, rootFavicon]
-        return !machinePaths.contains(path) && !machinePrefixes.contains(where: path.hasPrefix)
+        !machinePaths.contains(path) && !machinePrefixes.contains(where: path.hasPrefix)
     }
+
+    private static let machinePrefixes = ["/v1/", "/v2/", "/identitytoolkit.googleapis.com/", "/www.googleapis.com/", "/securetoken.googleapis.com/",
+                                          "/emulator/v1/", "/.well-known/", "/__/static/"]
+    private static let machinePaths: Set<String> = [appleAssociationAtRoot, health, readiness, metrics, rootFavicon]
 
     /// Single-segment paths the router serves itself, which are never short links.
     static let reservedSingleSegments: Set<String> = [health, readiness, metrics, rootFavicon]

@@ -106,20 +106,14 @@ extension ActionPagesController {
         let restored = mode == .recoverEmail ? applied?.email : nil
         let location = resultLocation(mode: mode, language: language, continueURL: continueURL, email: restored)
         var response = ImmediateResponse.redirect(.seeOther, to: location).response
-        let secure = pages.publicBaseURL.hasPrefix("https:") ? "; Secure" : ""
-        response.headers[.setCookie] = "\(FormToken.doneCookieName)=\(formToken.doneCookie(code: code, location: location, issuedAt: clock.nowSeconds)); "
-            + "Path=/; Max-Age=\(FormToken.lifetimeSeconds); HttpOnly; SameSite=Lax\(secure)"
+        response.setCookie(Cookie(name: FormToken.doneCookieName, value: formToken.doneCookie(code: code, location: location, issuedAt: clock.nowSeconds),
+                                  maxAge: Int(FormToken.lifetimeSeconds), path: "/", secure: pages.publicBaseURL.hasPrefix("https:"),
+                                  httpOnly: true, sameSite: .lax))
         return response
     }
 
     /// The result page this browser reached by spending `code`, from its cookie (Back or reload after a success).
     func previousResult(_ request: Request, code: String) -> String? {
-        guard let cookies = request.headers[.cookie] else { return nil }
-        for pair in cookies.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == FormToken.doneCookieName else { continue }
-            if let location = formToken.doneLocation(cookie: String(parts[1]), code: code, now: clock.nowSeconds) { return location }
-        }
-        return nil
+        request.cookies[FormToken.doneCookieName].flatMap { formToken.doneLocation(cookie: $0.value, code: code, now: clock.nowSeconds) }
     }
 }

@@ -3,10 +3,10 @@ import Hummingbird
 
 /// What every page shares: message pages, HTML responses, the form cookie and the visitor's language.
 extension ActionPagesController {
-    /// - Parameter backTo: the link's continue URL, already allowed by the policy, for a way back from an error.
-    func message(_ message: PageMessage, language: String, backTo: String? = nil, mode: ActionMode? = nil, retryURL: String? = nil) -> Response {
+    /// A message page that is about no link in particular (``refused(_:link:language:)`` is for one that is).
+    func message(_ message: PageMessage, language: String) -> Response {
         let strings = renderer.strings(language)
-        return html(message.status, pages.message(message, strings: strings, backTo: backTo, mode: mode, retryURL: retryURL), strings: strings)
+        return html(message.status, pages.message(message, strings: strings), strings: strings)
     }
 
     /// The page for a backend's refusal or failure; codes the pages do not expect are logged.

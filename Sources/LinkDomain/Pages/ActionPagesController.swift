@@ -48,7 +48,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         routes.get(RouterPath(RoutePaths.newLink)) { request, _ in newLinkSentPage(request) }
         // Nothing is opened or spent: only the app claims a hand-off (installAttribution).
         routes.get(RouterPath(RoutePaths.handoff)) { request, _ in
-            message(.handoff, language: Languages.language(for: Languages.firstTag(ofAcceptLanguage: request.headers[.acceptLanguage])))
+            message(.handoff, language: Languages.language(forAcceptLanguage: request.headers[.acceptLanguage]))
         }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
         routes.get(RouterPath(RoutePaths.script)) { _, _ in script.response }

@@ -25,11 +25,8 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         if let pages, RoutePaths.isPagePath(request.uri.path) {
             return pages.response(status, acceptLanguage: request.headers[.acceptLanguage], retryAfter: headers[.retryAfter])
         }
-        let text = switch status {
-        case .notFound: "Not Found: there is nothing at this address.\n"
-        case .tooManyRequests: "429 Too Many Requests: try again in \(headers[.retryAfter] ?? "a few") s.\n"
-        default: "\(status.code) \(status.reasonPhrase)\n"
-        }
+        if status == .tooManyRequests { return PlainText.tooManyRequests(retryAfter: headers[.retryAfter]) }
+        let text = status == .notFound ? "Not Found: there is nothing at this address.\n" : "\(status.code) \(status.reasonPhrase)\n"
         return PlainText.response(status, text, headers: headers)
     }
 }
