@@ -46,6 +46,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log format: text (readable) or json (one object a line).") var logFormat: String = "text"
 
     func run() async throws {
+        // A SIGHUP during start-up is ignored (its default action ends the process); once serving,
+        // HangupHandler reloads what can be reloaded.
+        signal(SIGHUP, SIG_IGN)
         // Tasks then run on the server's event loops instead of hopping to a second thread pool for
         // every request (measured in BENCHMARKS.md).
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()

@@ -4,7 +4,7 @@ import Prometheus
 /// probe last found it) and `linkdomain_dependency_errors_total{dependency="database"}`.
 extension LinkMetrics {
     func dependency(_ name: String, isUp: Bool) {
-        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "linkdomain", metricName: "dependency_up",
+        registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "linkdomain", metricName: "dependency_up", unitName: "",
                                                             helpText: "Whether a dependency answered its last probe (1) or not (0)."),
                            labels: [("dependency", name)]).set(Double(isUp ? 1 : 0))
     }

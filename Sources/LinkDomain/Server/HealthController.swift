@@ -43,6 +43,6 @@ struct DatabaseReadiness: ReadinessCheck {
         let state = health.current
         guard !state.isUp else { return nil }
         let seconds = max(0, (clock.nowMilliseconds() - state.since) / 1000)
-        return "database: unreachable for \(seconds) s (\(state.reason ?? "no answer"))"
+        return "database: unavailable for \(seconds) s (\(state.reason ?? "no answer"))"
     }
 }

@@ -98,7 +98,7 @@ public struct LinkDomainServices: Sendable {
         if let delivery = mail.delivery { services.backgroundServices.append(delivery) }
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)
-        if let certificates { services.backgroundServices.append(CertificateReloader(store: certificates, logger: logger)) }
+        services.backgroundServices.append(HangupHandler(certificates: certificates, logger: logger))
         services.backgroundServices.append(FreedMemoryTrimmer())
         // Last, so that it stops first: the mails it still writes have the database and the outbox.
         services.backgroundServices.append(pendingWork)

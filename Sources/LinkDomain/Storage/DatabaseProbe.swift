@@ -29,6 +29,8 @@ struct DatabaseProbe: Service {
             try await withDeadline(deadline) { try await store.ping() }
         } catch StoreError.unavailable {
             reason = "no answer within \(deadline)"
+        } catch StoreError.database(let detail) {
+            reason = detail
         } catch let error as StoreError {
             reason = "\(error)"
         } catch {
@@ -39,9 +41,9 @@ struct DatabaseProbe: Service {
         guard health.record(up: up, reason: reason, at: clock.nowMilliseconds()) else { return }
         metrics.dependency("database", isUp: up)
         if up {
-            logger.notice("database reachable again")
+            logger.notice("database available again")
         } else {
-            logger.error("database unreachable", metadata: ["reason": .string(reason ?? "")])
+            logger.error("database unavailable", metadata: ["reason": .string(reason ?? "")])
         }
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 /// ``AuthStore`` and ``LinkStore`` on a SQLite file: WAL mode (readers never wait for the writer),
 /// schema migrations applied on open, the file created on first run.
 public final class SQLiteStore: AuthStore, LinkStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     public init(path: String) throws(StoreError) {
@@ -24,10 +24,6 @@ public final class SQLiteStore: AuthStore, LinkStore {
         } catch {
             throw .database("cannot open \(path): \(type(of: error))")
         }
-    }
-
-    public func ping() async throws(StoreError) {
-        _ = try await read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
     public func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
@@ -206,6 +202,8 @@ public final class SQLiteStore: AuthStore, LinkStore {
 
     private static func storeError(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
+        // A full disk refuses writes until space returns: a 503 to try again, like a database away.
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL { return .unavailable }
         if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE,
             error.message?.contains("email") == true
         {

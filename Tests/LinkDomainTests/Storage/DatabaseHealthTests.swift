@@ -31,7 +31,7 @@ struct DatabaseHealthTests {
             let ready = await readiness.isReady()
             #expect(away.health.isDown && !ready)
             clock.advance(seconds: 3)
-            #expect(readiness.detail?.hasPrefix("database: unreachable for 3 s (") == true, "\(readiness.detail ?? "")")
+            #expect(readiness.detail?.hasPrefix("database: unavailable for 3 s (") == true, "\(readiness.detail ?? "")")
             // While it is away, calls are refused as unavailable (a refused connection would otherwise say `database`).
             await #expect(throws: StoreError.unavailable) { _ = try await away.shortLink(suffix: "abcd") }
             group.cancelAll()
