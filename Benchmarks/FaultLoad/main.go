@@ -38,15 +38,28 @@ type paths []string
 func (p *paths) String() string     { return strings.Join(*p, ",") }
 func (p *paths) Set(v string) error { *p = append(*p, v); return nil }
 
-// window collects one second (or the whole run) of outcomes.
+// window collects one second (or the whole run) of outcomes. Latencies are counted by value
+// rounded to three significant digits (in microseconds): a histogram whose size does not grow
+// with the run, so a long run's totals cost the generator no growing copies (which stalled it).
 type window struct {
 	sent      int
 	status    map[string]int
 	errors    map[string]int
-	latencies []time.Duration
+	latencies map[int64]int
 }
 
-func newWindow() *window { return &window{status: map[string]int{}, errors: map[string]int{}} }
+func newWindow() *window {
+	return &window{status: map[string]int{}, errors: map[string]int{}, latencies: map[int64]int{}}
+}
+
+func rounded(latency time.Duration) int64 {
+	value, scale := latency.Microseconds(), int64(1)
+	for value >= 1000 {
+		value /= 10
+		scale *= 10
+	}
+	return value * scale
+}
 
 func (w *window) merge(o *window) {
 	w.sent += o.sent
@@ -56,16 +69,27 @@ func (w *window) merge(o *window) {
 	for k, v := range o.errors {
 		w.errors[k] += v
 	}
-	w.latencies = append(w.latencies, o.latencies...)
+	for k, v := range o.latencies {
+		w.latencies[k] += v
+	}
 }
 
 func (w *window) report(t float64, total bool) map[string]any {
-	sort.Slice(w.latencies, func(i, j int) bool { return w.latencies[i] < w.latencies[j] })
+	values, count := make([]int64, 0, len(w.latencies)), 0
+	for value, n := range w.latencies {
+		values = append(values, value)
+		count += n
+	}
+	sort.Slice(values, func(i, j int) bool { return values[i] < values[j] })
 	ms := func(p float64) float64 {
-		if len(w.latencies) == 0 {
-			return 0
+		rank, seen := int(p*float64(count-1)), 0
+		for _, value := range values {
+			seen += w.latencies[value]
+			if seen > rank {
+				return float64(value) / 1000
+			}
 		}
-		return float64(w.latencies[int(p*float64(len(w.latencies)-1))].Microseconds()) / 1000
+		return 0
 	}
 	line := map[string]any{"t": t, "sent": w.sent, "status": w.status, "errors": w.errors,
 		"p50": ms(0.5), "p99": ms(0.99), "max": ms(1)}
@@ -125,7 +149,7 @@ func main() {
 			current.errors[failure]++
 		} else {
 			current.status[status]++
-			current.latencies = append(current.latencies, latency)
+			current.latencies[rounded(latency)]++
 		}
 	}
 

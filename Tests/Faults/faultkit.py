@@ -103,10 +103,11 @@ class PrivatePostgres:
 
     def query(self, sql):
         """One value, as text, from psql on this cluster's database."""
-        psql = str(self.bin / "psql")
-        return subprocess.run(["runuser", "-u", "postgres", "--", psql, "-h", "127.0.0.1", "-p", self.port, "-d",
-                               self.url.rsplit("/", 1)[1], "-At", "-c", sql], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        user = self.url.split("://", 1)[1].split("@", 1)[0].split(":", 1)[0]
+        result = subprocess.run([str(self.bin / "psql"), "-h", "127.0.0.1", "-p", self.port, "-U", user, "-d",
+                                 self.url.rsplit("/", 1)[1], "-At", "-c", sql], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
 
     def remove(self):
         subprocess.run([str(ROOT / "scripts" / "postgres"), "stop", self.data], check=False)
@@ -184,7 +185,13 @@ class HangingRelay:
             self.connections.append(connection)
 
     def stop(self):
+        # close() alone leaves the socket listening while the thread's accept() holds it.
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
+        self._thread.join(timeout=5)
         for connection in self.connections:
             connection.close()
 

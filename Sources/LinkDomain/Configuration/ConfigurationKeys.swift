@@ -166,7 +166,7 @@ enum ConfigurationKeys {
         "How long the relay may take over connecting or any one reply.")
     static let mailRetryForSeconds = ConfigurationKey(
         "mail.retryForSeconds", .integer(60...604_800), default: .integer(3600), expected: "60 to 604800 seconds",
-        "How long a mail the relay could not take (connection refused, timeout, 4xx) is retried, with exponential backoff, before it is recorded as failed.")
+        "How long a mail the relay could not take (connection refused, timeout, 4xx) is retried, with exponential backoff and a last attempt at the window's end, before it is recorded as failed.")
     static let mailRetryInitialSeconds = ConfigurationKey(
         "mail.retryInitialSeconds", .integer(1...3600), default: .integer(10), expected: "1 to 3600 seconds",
         "The first retry's delay; each next one waits twice as long (at most 15 minutes).")

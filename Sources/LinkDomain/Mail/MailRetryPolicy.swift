@@ -1,5 +1,6 @@
 /// When to try a mail again: exponential backoff from the first delay, at most 15 minutes apart,
-/// until the mail has waited `retryFor` since it was queued.
+/// until the mail has waited `retryFor` since it was queued, with a last attempt at the window's
+/// end (a relay back late in the window is not missed because the doubling overshot it).
 struct MailRetryPolicy: Sendable, Equatable {
     /// Seconds before the first retry.
     let initialDelay: Int64
@@ -12,7 +13,11 @@ struct MailRetryPolicy: Sendable, Equatable {
         // The exponent is capped, so the shift never overflows whatever the stored count says.
         let exponent = Int64(min(max(attempts - 1, 0), 20))
         let delay = min(initialDelay << exponent, Self.maximumDelay)
-        let next = now + delay * 1000
-        return next - queuedAt <= retryFor * 1000 ? next : nil
+        // Stored times are read back from the database: additions saturate instead of trapping.
+        let (end, past) = queuedAt.addingReportingOverflow(retryFor * 1000)
+        let windowEnd = past ? Int64.max : end
+        guard now < windowEnd else { return nil }
+        let (next, late) = now.addingReportingOverflow(delay * 1000)
+        return late ? windowEnd : min(next, windowEnd)
     }
 }

@@ -118,10 +118,18 @@ struct SMTPClient: Sendable {
         case let error as SMTPProtocolError: error.description
         case let error as NIOSSLError: "TLS with the relay failed: \(error)"
         case let error as BoringSSLError: "TLS with the relay failed: \(error)"
-        case let error as NIOConnectionError: "cannot connect to the relay: \(error.dnsAAAAError.map { "\($0)" } ?? error.connectionErrors.first.map { "\($0.error)" } ?? "\(error)")"
+        case let error as NIOConnectionError:
+            // The connect attempt's own error says why (refused, unreachable); a failed lookup only when no attempt was made.
+            "cannot connect to the relay: \(reason(error.connectionErrors.first?.error ?? error.dnsAError ?? error.dnsAAAAError ?? error))"
         case is ChannelError: "the relay closed the connection"
         default: "\(error)"
         }
+    }
+
+    /// An operating-system error as its own words (`Connection refused`), anything else as it describes itself.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        return String(cString: strerror(error.errnoCode))
     }
 }
 

@@ -18,7 +18,8 @@ struct DatabaseProbe: Service {
         metrics.dependency("database", isUp: true)
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             await probe()
-            try? await Task.sleep(for: interval)
+            // A stop need not wait out the interval.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 

@@ -57,13 +57,16 @@ struct SMTPTests {
         }
     }
 
-    @Test("retries: doubling from the first delay, at most 15 minutes apart, none once the window has passed")
+    @Test("retries: doubling from the first delay, at most 15 minutes apart, the last at the window's end, none after it")
     func retries() {
         let policy = MailRetryPolicy(initialDelay: 10, retryFor: 3600)
         #expect(policy.nextAttempt(afterAttempts: 1, queuedAt: 0, now: 0) == 10_000)
         #expect(policy.nextAttempt(afterAttempts: 3, queuedAt: 0, now: 100_000) == 140_000)
         #expect(policy.nextAttempt(afterAttempts: 30, queuedAt: 0, now: 1_000_000) == 1_900_000)
-        #expect(policy.nextAttempt(afterAttempts: Int.max, queuedAt: 0, now: 3_000_000) == nil)
+        #expect(policy.nextAttempt(afterAttempts: Int.max, queuedAt: 0, now: 3_000_000) == 3_600_000)
+        #expect(policy.nextAttempt(afterAttempts: Int.max, queuedAt: 0, now: 3_600_000) == nil)
         #expect(policy.nextAttempt(afterAttempts: -5, queuedAt: 0, now: 0) == 10_000)
+        #expect(policy.nextAttempt(afterAttempts: 1, queuedAt: .max - 5, now: .max - 1) == .max)
+        #expect(policy.nextAttempt(afterAttempts: 1, queuedAt: .min, now: 0) == nil)
     }
 }
