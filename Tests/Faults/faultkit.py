@@ -1,4 +1,5 @@
-"""What the fault suite shares: the steady load (Benchmarks/FaultLoad, built once), a PostgreSQL
+"""What the fault suite shares: a LinkDomain configuration and its short links, the steady load
+(Benchmarks/FaultLoad, built once), a PostgreSQL
 cluster of the test's own that it may stop and kill, nginx in front of replicas, an SMTP relay
 that hangs, and readings of a process (resident memory, open files).
 
@@ -6,7 +7,6 @@ The short form (run by `.ci/run`) takes seconds per fault; `scripts/faults` sets
 runs the long form against the release build, writing each fault's figures as JSON under
 FAULTS_OUT for RELIABILITY.md and its plots."""
 
-import glob
 import json
 import os
 import socket
@@ -14,17 +14,45 @@ import subprocess
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, free_port
+from conftest import ROOT, free_port, post_json
 
 LONG = os.environ.get("FAULTS_LONG") == "1"
 OUT = Path(os.environ.get("FAULTS_OUT", "/tmp/linkdomain-faults"))
 long_only = pytest.mark.skipif(not LONG, reason="long form only (scripts/faults)")
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (runuser, mount)")
+
+KEY = "fault-suite-short-link-key-0123"
+DESKTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+
+
+def configuration(storage, port=None):
+    return {"shortLinks": {"apiKeys": [KEY]}, "authorizedDomains": ["example.com", "127.0.0.1", "localhost"],
+            "publicBaseURL": "http://localhost:9999", "formSecret": "one secret for every replica of the suite",
+            "limits": {"requestsPerMinute": 1000000, "burst": 1000000}, "storage": storage,
+            **({"server": {"port": port}} if port else {})}
+
+
+def make_short_link(base, target="https://example.com/after-signals"):
+    status, answer = post_json(f"{base}/v1/shortLinks?key={KEY}",
+                               {"longDynamicLink": f"http://localhost:9999/?link={urllib.parse.quote(target, safe='')}"})
+    assert status == 200, answer
+    return answer["shortLink"], "/" + answer["shortLink"].rsplit("/", 1)[1]
+
+
+def clicks(base, short):
+    url = f"{base}/v1/{urllib.parse.quote(short, safe='')}/linkStats?durationDays=7&key={KEY}"
+    with urllib.request.urlopen(url) as response:
+        return sum(int(entry["count"]) for entry in json.load(response).get("linkEventStats", []) if entry["event"] == "CLICK")
+
+
+def address(base):
+    return base.split("://", 1)[1]
 
 _GENERATOR = Path(os.environ.get("FAULTS_GENERATOR", "/tmp/linkdomain-faultload/faultload"))
 _build_lock = threading.Lock()
@@ -43,7 +71,7 @@ def generator():
 
 class Load:
     """Steady GET load on `address` (host:port) in the background: `paths` in turn at `rate` a
-    second over `connections` keep-alive connections for `seconds`. `seconds()` is what it saw
+    second over `connections` keep-alive connections for `seconds`. `lines` is what it saw
     second by second, `total` the whole run once `wait()` returned."""
 
     def __init__(self, address, paths, rate, seconds, connections=16, user_agent=None):
@@ -231,7 +259,3 @@ def record(name, figures):
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / f"{name}.json").write_text(json.dumps(figures, indent=1))
     print(f"\n{name}: {json.dumps({k: v for k, v in figures.items() if not isinstance(v, list)})}")
-
-
-def postgres_tools_present():
-    return bool(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))

@@ -6,7 +6,6 @@ restart within 5 s of the database's return (fault 3 of the suite: the short for
 long form under load for 30 s in `scripts/faults`)."""
 
 import json
-import os
 import threading
 import time
 import urllib.error
@@ -16,8 +15,10 @@ import uuid
 import pytest
 
 from conftest import Server
-from faultkit import Load, PrivatePostgres, answered, failures, get, long_only, record, resident_kib
-from test_signals import DESKTOP, address, clicks, configuration, make_short_link
+from faultkit import (
+    DESKTOP, Load, PrivatePostgres, address, answered, clicks, configuration, failures, get, long_only, make_short_link,
+    needs_root, record, resident_kib,
+)
 
 SIGNUP = "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k"
 
@@ -49,7 +50,7 @@ def wait_for(base, path, status, limit):
     pytest.fail(f"{path} did not answer {status} within {limit} s")
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="stopping PostgreSQL as its own user needs root (runuser)")
+@needs_root
 @pytest.mark.parametrize("stop", ["fast", "immediate"])
 def test_a_database_outage_is_answered_fast_and_survived(tmp_path, stop):
     database = PrivatePostgres()
@@ -90,7 +91,7 @@ def test_a_database_outage_is_answered_fast_and_survived(tmp_path, stop):
 
 
 @long_only
-@pytest.mark.skipif(os.geteuid() != 0, reason="stopping PostgreSQL as its own user needs root (runuser)")
+@needs_root
 @pytest.mark.parametrize("stop", ["fast", "immediate"])
 def test_thirty_seconds_without_the_database_under_load(tmp_path, stop):
     """The long form: steady clicks and sign-ups while PostgreSQL is away for 30 s. Clicks keep

@@ -13,8 +13,7 @@ import uuid
 import pytest
 
 from conftest import Server, post_json
-from faultkit import get, needs_root, record
-from test_signals import DESKTOP, KEY, configuration, make_short_link
+from faultkit import DESKTOP, KEY, configuration, get, make_short_link, needs_root, record
 
 SIGNUP = "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k"
 

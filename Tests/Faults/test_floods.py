@@ -10,8 +10,10 @@ import socket
 import time
 
 from conftest import Server
-from faultkit import Load, answered, failures, get, long_only, open_files, record, resident_kib
-from test_signals import DESKTOP, address, configuration, make_short_link
+from faultkit import (
+    DESKTOP, Load, address, answered, configuration, failures, get, long_only, make_short_link, open_files, record,
+    resident_kib,
+)
 
 IDLE = 10_000
 

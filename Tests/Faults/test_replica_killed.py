@@ -16,8 +16,10 @@ import time
 import uuid
 
 from conftest import ROOT, Server, post_json
-from faultkit import HangingRelay, Load, Nginx, PrivatePostgres, answered, failures, long_only, record
-from test_signals import DESKTOP, address, clicks, configuration, make_short_link
+from faultkit import (
+    DESKTOP, HangingRelay, Load, Nginx, PrivatePostgres, address, answered, clicks, configuration, failures, long_only,
+    make_short_link, record,
+)
 
 sys.path.insert(0, str(ROOT / "Tests" / "Mail"))
 from relay import Relay, free_port  # noqa: E402

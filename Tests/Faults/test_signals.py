@@ -5,45 +5,14 @@ counted twice or lost. SIGTERM drains: every request the server took is answered
 click it answered is stored, and it exits 0. Behind nginx, a rolling restart of two replicas
 (SIGTERM, start again, one after the other) is invisible to clients: no error at all."""
 
-import json
 import signal
 import tempfile
 import time
-import urllib.parse
-import urllib.request
 
 import pytest
 
-from conftest import POSTGRES, Server, fresh_database, post_json
-from faultkit import LONG, Load, Nginx, answered, failures, record
-
-KEY = "fault-suite-short-link-key-0123"
-DESKTOP = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
-
-
-def configuration(storage, port=None):
-    return {"shortLinks": {"apiKeys": [KEY]}, "authorizedDomains": ["example.com", "127.0.0.1", "localhost"],
-            "publicBaseURL": "http://localhost:9999", "formSecret": "one secret for every replica of the suite",
-            "limits": {"requestsPerMinute": 1000000, "burst": 1000000}, "storage": storage,
-            **({"server": {"port": port}} if port else {})}
-
-
-def make_short_link(base, target="https://example.com/after-signals"):
-    status, answer = post_json(f"{base}/v1/shortLinks?key={KEY}",
-                               {"longDynamicLink": f"http://localhost:9999/?link={urllib.parse.quote(target, safe='')}"})
-    assert status == 200, answer
-    return answer["shortLink"], "/" + answer["shortLink"].rsplit("/", 1)[1]
-
-
-def clicks(base, short):
-    url = f"{base}/v1/{urllib.parse.quote(short, safe='')}/linkStats?durationDays=7&key={KEY}"
-    with urllib.request.urlopen(url) as response:
-        return sum(int(entry["count"]) for entry in json.load(response).get("linkEventStats", []) if entry["event"] == "CLICK")
-
-
-def address(base):
-    return base.split("://", 1)[1]
-
+from conftest import POSTGRES, Server, fresh_database
+from faultkit import DESKTOP, LONG, Load, Nginx, address, answered, clicks, configuration, failures, make_short_link, record
 
 def test_sighup_under_load_changes_nothing(tmp_path):
     server = Server(tmp_path, "hup", configuration({"sqlitePath": str(tmp_path / "hup.sqlite")}))

@@ -10,8 +10,10 @@ import time
 import uuid
 
 from conftest import Server, post_json
-from faultkit import Load, PrivatePostgres, failures, long_only, open_files, record, resident_kib
-from test_signals import DESKTOP, KEY, address, configuration, make_short_link
+from faultkit import (
+    DESKTOP, KEY, Load, PrivatePostgres, address, configuration, failures, long_only, make_short_link, open_files,
+    record, resident_kib,
+)
 
 SECONDS = int(os.environ.get("FAULTS_SOAK_SECONDS", "1800"))
 SIGN_IN = ("/__/auth/links?link=https%3A%2F%2Flocalhost%3A9999%2F__%2Fauth%2Faction%3Fmode%3DsignIn%26oobCode%3Dsoak"
