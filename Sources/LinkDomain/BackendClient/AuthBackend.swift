@@ -3,6 +3,10 @@
 public protocol AuthBackend: Sendable {
     /// What a code is for, without spending it (`accounts:resetPassword` with only `oobCode`).
     func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
+    /// ``checkCode(_:context:)``'s answer for a live code, when the backend has it at hand without
+    /// waiting (the embedded backend's SQLite file), for the event loop's form; nil otherwise, and
+    /// for every code that is not live: the caller then asks ``checkCode(_:context:)``, which says why.
+    func checkCodeWithoutWaiting(_ code: String) -> CodeInfo?
     /// Spends a PASSWORD_RESET code, setting the new password.
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo
     /// Spends a verify-email, recover-email, change-email or revert-second-factor code, but only if
@@ -10,6 +14,10 @@ public protocol AuthBackend: Sendable {
     func applyCode(_ code: String, expecting requestType: OobRequestType, context: BackendCallContext) async throws(BackendError) -> CodeInfo
     /// Whether the backend answers at all, for `/readyz`.
     func isReachable() async -> Bool
+}
+
+extension AuthBackend {
+    public func checkCodeWithoutWaiting(_ code: String) -> CodeInfo? { nil }
 }
 
 /// The link's own `apiKey` and `tenantId`, which Identity Toolkit calls carry.

@@ -7,6 +7,10 @@ struct InstrumentedAuthBackend: AuthBackend {
         try await measure("checkCode") { () async throws(BackendError) -> CodeInfo in try await backend.checkCode(code, context: context) }
     }
 
+    /// Not counted here: its caller counts the check once it has answered with it (else the
+    /// ``checkCode(_:context:)`` that follows is the check, and counts).
+    func checkCodeWithoutWaiting(_ code: String) -> CodeInfo? { backend.checkCodeWithoutWaiting(code) }
+
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         try await measure("resetPassword") { () async throws(BackendError) -> CodeInfo in
             try await backend.resetPassword(code: code, newPassword: newPassword, context: context)

@@ -5,15 +5,7 @@ extension AccountService {
     func resetPassword(_ body: RequestBody, _ context: CallContext) async throws -> ResetPasswordResponse {
         guard let code = body.string("oobCode") else { throw IdentityToolkitError.missingOobCode }
         let record = try await liveCode(code)
-        guard let newPassword = body.string("newPassword") else {
-            var response = ResetPasswordResponse(requestType: record.requestType.rawValue)
-            // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
-            if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }
-            if record.requestType == .verifyAndChangeEmail || record.requestType == .recoverEmail {
-                response.newEmail = record.requestType == .verifyAndChangeEmail ? record.email : record.newEmail
-            }
-            return response
-        }
+        guard let newPassword = body.string("newPassword") else { return Self.checked(record) }
         guard record.requestType == .passwordReset else { throw IdentityToolkitError.invalidOobCode }
         try checkStrength(newPassword)
         guard let found = try await store.user(tenantID: record.tenantID, email: record.email) else {
@@ -33,6 +25,25 @@ extension AccountService {
             try await update(user, readAs: read)
         }
         return ResetPasswordResponse(requestType: record.requestType.rawValue, email: record.email)
+    }
+
+    /// The check-only answer for a live code read without waiting (``AuthStore/codeWithoutWaiting(_:)``),
+    /// for the event loop's form; nil when that read has no live code to give (the caller then
+    /// makes the check the usual way, which says why).
+    func checkWithoutWaiting(_ code: String) -> ResetPasswordResponse? {
+        guard let record = store.codeWithoutWaiting(code), record.expiresAt > clock.nowMilliseconds() else { return nil }
+        return Self.checked(record)
+    }
+
+    /// What checking a live code answers.
+    private static func checked(_ record: OobCodeRecord) -> ResetPasswordResponse {
+        var response = ResetPasswordResponse(requestType: record.requestType.rawValue)
+        // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
+        if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }
+        if record.requestType == .verifyAndChangeEmail || record.requestType == .recoverEmail {
+            response.newEmail = record.requestType == .verifyAndChangeEmail ? record.email : record.newEmail
+        }
+        return response
     }
 
     func applyCode(_ code: String) async throws -> SetAccountInfoResponse {

@@ -11,7 +11,8 @@ import NIOCore
 
 /// Answers the requests that need no I/O from the request head alone: association files, the
 /// stylesheet, and every link whose answer needs no backend (redirects and the pages made from the
-/// link alone), short links this replica has resolved before included.
+/// link alone), short links this replica has resolved before included; and email actions' forms
+/// whose code the backend has at hand without waiting (``ImmediateModeForms``).
 ///
 /// It decides nothing about links: ``LinkRouter/answer(_:visitor:method:isShortLink:acceptLanguage:)``
 /// does, and ``LinkAnswerWriter`` writes the answer, as for the router's pages. Requests it does
@@ -55,6 +56,9 @@ struct ImmediateResponder: Sendable {
     /// The fixed paths answered here (their own route patterns, as metrics count them); a handful,
     /// compared as bytes so that a request's path never has to become a `String` to be found.
     let routes: [(path: String, kind: Kind)]
+
+    /// Email actions' forms, when the backend can check a code without waiting.
+    var modeForms: ImmediateModeForms?
 
     /// The writer's router, kept here: a computed copy retained and released its arrays on every request.
     let router: LinkRouter
@@ -114,7 +118,9 @@ struct ImmediateResponder: Sendable {
 
     /// The answer to a GET or HEAD of `path`, or nil when it takes more than the head. A GET of a
     /// short link counts its events, as the router's answer does.
-    func answer(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders,
+    /// - Parameter peer: the connection's peer address, whose page-check budget a form takes from
+    ///   (read only for a form); without one, forms are the router's.
+    func answer(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders, peer: () -> String? = { nil },
                 logger: Logger) -> Answer? {
         switch kind {
         case .appleAssociation:
@@ -124,27 +130,29 @@ struct ImmediateResponder: Sendable {
         case .stylesheet:
             return .response(stylesheet)
         case .link:
-            return answer(LinkRequest(path: path, query: query), method: method, headers: headers, suffix: nil, logger: logger)
+            return answer(LinkRequest(path: path, query: query), method: method, headers: headers, peer: peer, suffix: nil, logger: logger)
         case .shortLink:
             let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
             guard let record = shortLinks.cached(suffix: suffix) else { return nil }
             return answer(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), method: method,
-                          headers: headers, suffix: suffix, logger: logger)
+                          headers: headers, peer: peer, suffix: suffix, logger: logger)
         }
     }
 
-    private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, suffix: String?, logger: Logger) -> Answer? {
+    private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
+                        logger: Logger) -> Answer? {
+        // `/` carries Dynamic Links only: without one it is the router's 404, whatever else its query asks (`/?d=1`).
+        if link.linkIsRequest, link.linkPath == "/", !LegacyLinkQuery.mayCarryLink(link.requestQuery) { return nil }
         let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
         let answer = router.answer(link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
                                    host: headers.host)
-        // `/` carries Dynamic Links only: without one it is the router's 404, not a page.
-        if answer.reply == .page(.notALink), link.linkIsRequest, link.linkPath == "/", !LegacyLinkQuery.mayCarryLink(link.requestQuery) {
-            return nil
-        }
         let written: Answer
         switch answer.reply {
-        case .actionPage: return nil
+        case .actionPage(let action):
+            guard method == .get, let form = modeForms?.response(action, language: answer.language, query: link.requestQuery, peer: peer())
+            else { return nil }
+            written = .response(form)
         case .redirect(let status, let location): written = .redirect(status, location: location)
         case .page:
             guard let page = writer.response(answer, link: link, visitor: visitor, logger: logger) else { return nil }

@@ -58,7 +58,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
                 action = ledger.requests.refuse()
             } else {
                 action = ledger.requests.head {
-                    pending = answer(request)
+                    pending = answer(request, peer: { context.channel.remoteAddress?.ipAddress })
                     return pending != nil
                 }
             }
@@ -109,7 +109,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         (try? context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)) != nil
     }
 
-    private func answer(_ request: HTTPRequest) -> Answer? {
+    private func answer(_ request: HTTPRequest, peer: () -> String?) -> Answer? {
         guard request.method == .get || request.method == .head, let target = request.path,
               AdmissionPolicy.mayAnswerOnEventLoop(targetBytes: target.utf8.count, headerBytes: AdmissionPolicy.headerBytes(request.headerFields),
                                                    keepsConnection: AdmissionPolicy.keepsConnection(request.headerFields))
@@ -119,7 +119,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let path = mark.map { target[..<$0] } ?? target[...]
         guard let (kind, route) = responder.match(path),
               let answer = responder.answer(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
-                                            headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority),
+                                            headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority), peer: peer,
                                             logger: logger)
         else { return nil }
         return Answer(response: answer.response, request: request, route: route,

@@ -61,7 +61,7 @@ struct RawResponder: Sendable {
                                                         host: immediate.router.pivotHost == nil ? nil : text(head.host))
         let writer = https ? secure : plain
         let response: ImmediateResponse
-        switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers, logger: logger) {
+        switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers, peer: peer, logger: logger) {
         case .response(let fixed):
             response = fixed
         case .redirect(let status, let location):

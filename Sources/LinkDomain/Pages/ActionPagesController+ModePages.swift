@@ -75,12 +75,9 @@ extension ActionPagesController {
             if case .rejected = error, let previousResult { return ImmediateResponse.redirect(.seeOther, to: previousResult).response }
             return failure(error, language: language, context: context, link: link)
         }
-        guard info.requestType == link.mode.requestType else {
+        guard let form = modeForms.response(link, info: info, language: language, error: error, status: status) else {
             return refused(.invalidCode, link: link, language: language)
         }
-        let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, issuedAt: clock.nowSeconds)
-        let strings = renderer.strings(language)
-        return html(status, pages.modeForm(link, email: info.email, newEmail: info.newEmail, formToken: token, error: error, strings: strings),
-                    strings: strings)
+        return form.response
     }
 }

@@ -35,6 +35,7 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
 
     var router: LinkRouter { pages.router }
     var writer: LinkAnswerWriter { LinkAnswerWriter(pages: pages, renderer: renderer) }
+    var modeForms: ModeFormWriter { ModeFormWriter(pages: pages, renderer: renderer, formToken: formToken, clock: clock) }
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)

@@ -33,6 +33,8 @@ public struct LinkDomainServices: Sendable {
     /// What the event loop answers without the router: association files, the stylesheet, redirects.
     let immediate: ImmediateResponder
     let formSecret: [UInt8]
+    /// The budget of code checks a client's page openings may ask for, shared by both ways in.
+    let pageChecks: RateLimiter
     /// Short-link statistics, counted in memory and stored in batches.
     let linkEvents: LinkEventRecorder
     /// Where mails are stored for delivery; nil when none are sent.
@@ -77,17 +79,26 @@ public struct LinkDomainServices: Sendable {
         let sealer = HandoffSealer(secret: secret)
         let handoffLifetime = Int64(configuration.handoffLifetimeSeconds)
         pages.handoffToken = { link in sealer.seal(link: link, now: clock.nowSeconds, lifetime: handoffLifetime) }
-        let immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
+        var immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
                                            writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
+        let authBackend = InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics)
+        // Opening a link asks the backend about its code: its own, larger budget (many people share an office's address).
+        let pageChecks = RateLimiter(perMinute: configuration.limits.pageChecksPerMinute, burst: configuration.limits.pageChecksBurst)
+        if backend.embedded != nil, case .sqlite = configuration.storage {
+            immediate.modeForms = ImmediateModeForms(writer: ModeFormWriter(pages: pages, renderer: renderer, formToken: FormToken(secret: secret), clock: clock),
+                                                     backend: authBackend, pageChecks: pageChecks,
+                                                     trustedProxies: Set(configuration.limits.trustedProxies), metrics: metrics)
+        }
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
-                                          authBackend: InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics),
+                                          authBackend: authBackend,
                                           linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
                                           favicon: ImmediateResponse(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
                                                                      body: ByteBuffer(bytes: assets.favicon)),
                                           script: ImmediateResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8",
                                                                                            .cacheControl: "public, max-age=86400"],
                                                                     body: ByteBuffer(bytes: assets.script)),
-                                          immediate: immediate, formSecret: secret, linkEvents: linkEvents, pendingWork: pendingWork)
+                                          immediate: immediate, formSecret: secret, pageChecks: pageChecks, linkEvents: linkEvents,
+                                          pendingWork: pendingWork)
         services.mailOutbox = mail.outbox
         services.actionLinks = backend.actionLinks
         if let service = opened.service { services.backgroundServices.append(service) }
@@ -137,9 +148,6 @@ public enum LinkDomainApplication {
             limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst),
             trustedProxies: Set(services.configuration.limits.trustedProxies))
         router.add(middleware: abuseLimits)
-        // Opening a link asks the backend about its code: its own, larger budget (many people share an office's address).
-        let limits = services.configuration.limits
-        let pageChecks = RateLimiter(perMinute: limits.pageChecksPerMinute, burst: limits.pageChecksBurst)
         router.addRoutes(AssociationController(files: services.files).routes)
         router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend),
                                                             DatabaseReadiness(health: services.databaseHealth, clock: services.clock)]
@@ -169,7 +177,7 @@ public enum LinkDomainApplication {
             script: services.script, qrCodes: ShortLinkQRCodes(store: services.linkStore, publicBaseURL: configuration.publicBaseURL),
             customActionPath: configuration.actionPath,
             clock: services.clock,
-            admitBackendCall: { request, context in pageChecks.take(abuseLimits.clientAddress(request, context: context)) },
+            admitBackendCall: { request, context in services.pageChecks.take(abuseLimits.clientAddress(request, context: context)) },
             mailLink: pageLinkMailer(emailActions, apiKey: configuration.backend.apiKey, pendingWork: services.pendingWork),
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)

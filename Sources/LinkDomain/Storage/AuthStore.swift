@@ -29,6 +29,10 @@ public protocol AuthStore: Sendable {
     func insertCode(_ code: OobCodeRecord) async throws(StoreError)
     /// The code if it exists and has not been spent (expired codes included).
     func code(_ code: String) async throws(StoreError) -> OobCodeRecord?
+    /// The code read at once on the caller's thread, for the event loop's answers: nil when it is
+    /// unknown or spent, and also whenever it cannot be read without waiting (the caller then
+    /// asks ``code(_:)``). Stores that cannot read without waiting always answer nil.
+    func codeWithoutWaiting(_ code: String) -> OobCodeRecord?
     /// Spends the code: removes it and returns it, unless it is unknown, spent or expired.
     func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption
     /// Unspent codes of a project, oldest first.
@@ -65,4 +69,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case database(String)
     /// The database did not answer in time, or is known to be away: try again later.
     case unavailable
+}
+
+extension AuthStore {
+    public func codeWithoutWaiting(_ code: String) -> OobCodeRecord? { nil }
 }

@@ -5,6 +5,7 @@ import GRDB
 /// schema migrations applied on open, the file created on first run.
 public final class SQLiteStore: AuthStore, LinkStore {
     let pool: DatabasePool
+    let readsWithoutWaiting: SQLiteReadsWithoutWaiting
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     public init(path: String) throws(StoreError) {
@@ -19,6 +20,7 @@ public final class SQLiteStore: AuthStore, LinkStore {
             configuration.busyMode = .timeout(10)
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
+            readsWithoutWaiting = try SQLiteReadsWithoutWaiting(path: path, connections: ProcessInfo.processInfo.activeProcessorCount)
         } catch let error as DatabaseError {
             throw .database("cannot open \(path): \(error.message ?? "SQLite error \(error.resultCode.rawValue)")")
         } catch {
@@ -146,9 +148,11 @@ public final class SQLiteStore: AuthStore, LinkStore {
     public func code(_ code: String) async throws(StoreError) -> OobCodeRecord? {
         // Every reset form asks this: a prepared statement kept by the connection, not a query built each time.
         try await read { db in
-            try OobCodeRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(OobCodeRecord.databaseTableName) WHERE code = ?"), arguments: [code])
+            try OobCodeRecord.fetchOne(db.cachedStatement(sql: Self.codeQuery), arguments: [code])
         }
     }
+
+    static let codeQuery = "SELECT * FROM \(OobCodeRecord.databaseTableName) WHERE code = ?"
 
     public func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption {
         try await write { db in

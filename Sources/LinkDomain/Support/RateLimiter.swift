@@ -31,11 +31,7 @@ final class RateLimiter: Sendable {
     func take(_ key: String) -> Int? {
         let now = clock.now
         return buckets.withLock { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            let elapsed = bucket.updated.duration(to: now)
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
-            bucket.updated = now
+            var bucket = refilled(buckets[key], now)
             defer {
                 buckets[key] = bucket
                 if buckets.count > 50_000 { forgetFullBuckets(&buckets, now) }
@@ -44,6 +40,22 @@ final class RateLimiter: Sendable {
             bucket.tokens -= 1
             return nil
         }
+    }
+
+    /// Whether `key` has a token now, taking none: a caller that will take one only after work
+    /// that may make the token unneeded asks first, so that an empty bucket costs it no work.
+    func hasToken(_ key: String) -> Bool {
+        let now = clock.now
+        return buckets.withLock { refilled($0[key], now).tokens >= 1 }
+    }
+
+    private func refilled(_ bucket: Bucket?, _ now: ContinuousClock.Instant) -> Bucket {
+        guard var bucket else { return Bucket(tokens: burst, updated: now) }
+        let elapsed = bucket.updated.duration(to: now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
+        bucket.updated = now
+        return bucket
     }
 
     /// Buckets that have refilled completely hold no information: drop them so memory stays bounded.

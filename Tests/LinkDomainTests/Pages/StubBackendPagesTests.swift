@@ -36,10 +36,13 @@ final class StubBackend: AuthBackend {
     /// The test fixture's services, with pages answered by this backend and no embedded one.
     func services() async throws -> LinkDomainServices {
         let made = try await Fixtures.services()
+        // Its forms are this backend's to check, through the router.
+        var immediate = made.immediate
+        immediate.modeForms = nil
         return LinkDomainServices(
             configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: self, linkStore: made.linkStore,
-            certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, script: made.script, immediate: made.immediate, formSecret: made.formSecret,
-            linkEvents: made.linkEvents)
+            certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, script: made.script, immediate: immediate, formSecret: made.formSecret,
+            pageChecks: made.pageChecks, linkEvents: made.linkEvents)
     }
 }
 

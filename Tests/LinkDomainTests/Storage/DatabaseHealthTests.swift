@@ -25,7 +25,7 @@ struct DatabaseHealthTests {
         let probe = DatabaseProbe(store: away, health: away.health, interval: .seconds(1), deadline: .seconds(1), clock: clock, metrics: metrics,
                                   logger: Logger(label: "test"))
         let readiness = DatabaseReadiness(health: away.health, clock: clock)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await away.run() }
             await probe.probe()
             let ready = await readiness.isReady()

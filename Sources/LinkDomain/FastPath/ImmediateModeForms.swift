@@ -1,0 +1,26 @@
+/// An email action's form answered on the event loop, when the backend has the link's code at
+/// hand without waiting (``AuthBackend/checkCodeWithoutWaiting(_:)``: the embedded backend on
+/// SQLite) and it is live: the router's form (``ModeFormWriter``), after the router's page-check
+/// budget. Everything else goes on to the router, which says why: a code that is not live, the
+/// form again after a refused password, a client whose page checks are spent, a peer that is a
+/// trusted proxy (the client's address is in a field this path does not read), HEAD.
+struct ImmediateModeForms: Sendable {
+    let writer: ModeFormWriter
+    let backend: any AuthBackend
+    /// The router's page-check budget (`limits.pageChecks*`), shared.
+    let pageChecks: RateLimiter
+    let trustedProxies: Set<String>
+    let metrics: LinkMetrics
+
+    func response(_ link: ActionLink, language: String, query: Substring?, peer: String?) -> ImmediateResponse? {
+        guard let peer, !trustedProxies.contains(peer), query.flatMap({ QueryString($0)[FormRefusal.parameter] }) == nil,
+              pageChecks.hasToken(peer)
+        else { return nil }
+        let start = ContinuousClock.now
+        guard let info = backend.checkCodeWithoutWaiting(link.oobCode) else { return nil }
+        let checked = start.duration(to: .now)
+        guard let form = writer.response(link, info: info, language: language), pageChecks.take(peer) == nil else { return nil }
+        metrics.backendCall("checkCode", outcome: "ok", duration: checked)
+        return form
+    }
+}
