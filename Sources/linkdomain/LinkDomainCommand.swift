@@ -12,7 +12,7 @@ struct LinkDomainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkdomain",
         abstract: "A self-hosted link domain for Firebase email links (the Dynamic Links replacement).",
-        subcommands: [Serve.self, Check.self, Keys.self, Import.self, Doctor.self, Mail.self],
+        subcommands: [Serve.self, Check.self, Keys.self, Import.self, Doctor.self, Mail.self, Console.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -200,5 +200,26 @@ struct Doctor: AsyncParsableCommand {
         let errors = findings.filter { $0.severity == .error }.count
         print(errors == 0 ? "No problems found: iOS and Android can verify \(url)." : "\(errors) problem(s) found.")
         if errors > 0 { throw ExitCode(1) }
+    }
+}
+
+struct Console: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The console at /__/console.", subcommands: [HashPassword.self])
+
+    struct HashPassword: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "hash-password",
+            abstract: "Read a password from standard input; print its hash for console.users[i].passwordHash.")
+
+        func run() throws {
+            guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+                throw ValidationError("give the password on standard input, for example: linkdomain console hash-password < password.txt")
+            }
+            do {
+                print(try ConsolePasswords.hash(password))
+            } catch let problem as ConsolePasswords.Problem {
+                throw ValidationError(problem.description)
+            }
+        }
     }
 }

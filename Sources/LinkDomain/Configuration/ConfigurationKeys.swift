@@ -120,6 +120,17 @@ enum ConfigurationKeys {
     static let trustedProxies = ConfigurationKey(
         "limits.trustedProxies", .stringList, default: .emptyList,
         "IP addresses of your reverse proxies: behind them, the client is the nearest untrusted address in `X-Forwarded-For`, and `X-Forwarded-Proto: https` turns HSTS on. Without it, every request behind a proxy counts as the proxy's.")
+    static let consoleUserName = ConfigurationKey(
+        "console.users[i].name", .string, default: .required, expected: "a name of letters, digits, '.', '_', '-' or '@' (1 to 64)",
+        validate: { ConfigurationValidators.consoleUserName($0) },
+        "A person who may sign in to the console of a deployment (`/__/console`; in development it is open).")
+    static let consoleUserPasswordHash = ConfigurationKey(
+        "console.users[i].passwordHash", .string, default: .required, secret: true, expected: "a hash made by `linkdomain console hash-password`",
+        validate: { ScryptPasswordHash($0) == nil ? nil : $0 },
+        "Their password's scrypt hash, made by `linkdomain console hash-password` (which reads the password from standard input).")
+    static let consoleIdleMinutes = ConfigurationKey(
+        "console.idleMinutes", .integer(1...1440), default: .integer(30), expected: "1 to 1440 minutes",
+        "A console session ends after this long without use (and 12 hours after sign-in in any case).")
     static let shortLinkAPIKeys = ConfigurationKey(
         "shortLinks.apiKeys", .stringList, default: .emptyList, secret: true, expected: "keys of at least 16 random characters",
         "Keys (16+ characters) that may create short links and read statistics (`?key=`). With none, the link API answers 403.")
@@ -211,7 +222,7 @@ enum ConfigurationKeys {
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
         androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
         backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, backendIDTokenKeysURL, pivotBaseURL,
-        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, handoffLifetimeSeconds, trustedProxies, shortLinkAPIKeys, sqlitePath, storageTimeoutSeconds, healthCheckSeconds,
+        actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, handoffLifetimeSeconds, trustedProxies, consoleUserName, consoleUserPasswordHash, consoleIdleMinutes, shortLinkAPIKeys, sqlitePath, storageTimeoutSeconds, healthCheckSeconds,
         postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
         mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,
         mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportURL, brandingPrivacyURL, brandingTermsURL, brandingHomeURL, brandingSupportEmail,

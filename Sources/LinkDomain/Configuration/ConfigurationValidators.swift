@@ -19,6 +19,11 @@ enum ConfigurationValidators {
     }
 
     /// Android application IDs: two or more dot-separated parts, each a letter followed by letters, digits or `_`.
+    static func consoleUserName(_ value: String) -> String? {
+        let allowed = value.utf8.allSatisfy { isLetter($0) || isDigit($0) || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "@")].contains($0) }
+        return (1...64).contains(value.utf8.count) && allowed ? value : nil
+    }
+
     static func packageName(_ value: String) -> String? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2 else { return nil }

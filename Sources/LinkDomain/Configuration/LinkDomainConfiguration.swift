@@ -23,6 +23,7 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var storage = Storage.sqlite(path: ConfigurationKeys.defaultSQLitePath)
     public var limits = Limits()
     public var shortLinks = ShortLinks()
+    public var console = Console()
     public var mail = Mail()
     public var branding = Branding()
     /// `handoff.lifetimeSeconds`: how long a link handed across an install can be claimed.
@@ -149,6 +150,23 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     }
 
     /// `shortLinks`: the Dynamic Links REST API.
+    /// `console.*`: who may sign in to the console of a deployment.
+    public struct Console: Sendable, Equatable {
+        public struct User: Sendable, Equatable {
+            public var name: String
+            /// ``ScryptPasswordHash``'s written form. Secret.
+            public var passwordHash: String
+            public init(name: String, passwordHash: String) {
+                self.name = name
+                self.passwordHash = passwordHash
+            }
+        }
+
+        public var users: [User] = []
+        public var idleMinutes = 30
+        public init() {}
+    }
+
     public struct ShortLinks: Sendable, Equatable {
         /// Keys that may create short links and read link statistics; none means the API is closed. Secret.
         public var apiKeys: [String] = []

@@ -38,6 +38,13 @@ extension ValidatingReader {
         configuration.healthCheckSeconds = integer(ConfigurationKeys.healthCheckSeconds)
         configuration.limits.trustedProxies = list(ConfigurationKeys.trustedProxies) ?? []
         configuration.shortLinks.apiKeys = secretKeys(ConfigurationKeys.shortLinkAPIKeys, minimumLength: 16)
+        configuration.console.users = (0..<(listCounts[["console", "users"]] ?? 0)).compactMap { index in
+            let name = validated(ConfigurationKeys.consoleUserName, index: index)
+            let hash = validated(ConfigurationKeys.consoleUserPasswordHash, index: index)
+            return name.flatMap { name in hash.map { LinkDomainConfiguration.Console.User(name: name, passwordHash: $0) } }
+        }
+        reportDuplicates(configuration.console.users.map(\.name), key: ConfigurationKeys.consoleUserName, what: "console user")
+        configuration.console.idleMinutes = integer(ConfigurationKeys.consoleIdleMinutes)
         let postgresURL = validated(ConfigurationKeys.postgresURL)
         let sqlitePath = Self.resolve(string(ConfigurationKeys.sqlitePath) ?? ConfigurationKeys.defaultSQLitePath, against: baseDirectory)
         configuration.storage = postgresURL.map { .postgres(url: $0) } ?? .sqlite(path: sqlitePath)

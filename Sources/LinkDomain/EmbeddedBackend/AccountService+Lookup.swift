@@ -112,8 +112,5 @@ extension AccountService {
     }
 
     /// Milliseconds since 1970 as RFC 3339 in UTC, with milliseconds.
-    static func rfc3339(_ milliseconds: Int64) -> String {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
-            .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon).dateTimeSeparator(.standard))
-    }
+    static func rfc3339(_ milliseconds: Int64) -> String { RFC3339.string(milliseconds: milliseconds) }
 }

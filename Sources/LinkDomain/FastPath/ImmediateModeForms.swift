@@ -4,13 +4,24 @@
 /// budget. Everything else goes on to the router, which says why: a code that is not live, the
 /// form again after a refused password, a client whose page checks are spent, a peer that is a
 /// trusted proxy (the client's address is in a field this path does not read), HEAD.
-struct ImmediateModeForms: Sendable {
+///
+/// A class: the responder that holds it is copied on the event loop's hot paths, where one
+/// reference costs one retain and a struct of these fields cost one for each.
+final class ImmediateModeForms: Sendable {
     let writer: ModeFormWriter
     let backend: any AuthBackend
     /// The router's page-check budget (`limits.pageChecks*`), shared.
     let pageChecks: RateLimiter
     let trustedProxies: Set<String>
     let metrics: LinkMetrics
+
+    init(writer: ModeFormWriter, backend: any AuthBackend, pageChecks: RateLimiter, trustedProxies: Set<String>, metrics: LinkMetrics) {
+        self.writer = writer
+        self.backend = backend
+        self.pageChecks = pageChecks
+        self.trustedProxies = trustedProxies
+        self.metrics = metrics
+    }
 
     func response(_ link: ActionLink, language: String, query: Substring?, peer: String?) -> ImmediateResponse? {
         guard let peer, !trustedProxies.contains(peer), query.flatMap({ QueryString($0)[FormRefusal.parameter] }) == nil,

@@ -142,11 +142,15 @@ struct ImmediateResponder: Sendable {
 
     private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
                         logger: Logger) -> Answer? {
-        // `/` carries Dynamic Links only: without one it is the router's 404, whatever else its query asks (`/?d=1`).
-        if link.linkIsRequest, link.linkPath == "/", !LegacyLinkQuery.mayCarryLink(link.requestQuery) { return nil }
         let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
         let answer = router.answer(link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
                                    host: headers.host)
+        // `/` carries Dynamic Links only: without one it is the router's 404, whatever page its query asks for (`/?d=1`).
+        // A redirect came from a link in the query, so only pages are checked.
+        if case .redirect = answer.reply {
+        } else if link.linkIsRequest, link.linkPath == "/", !LegacyLinkQuery.mayCarryLink(link.requestQuery) {
+            return nil
+        }
         let written: Answer
         switch answer.reply {
         case .actionPage(let action):

@@ -14,4 +14,6 @@ extension HTTPField.Name {
     static let firebaseLocale = HTTPField.Name("X-Firebase-Locale")!
     /// Where Google's client libraries may send the API key instead of `?key=`.
     static let googAPIKey = HTTPField.Name("X-Goog-Api-Key")!
+    /// Keeps the console out of search engines, whatever links to it.
+    static let xRobotsTag = HTTPField.Name("X-Robots-Tag")!
 }

@@ -30,7 +30,11 @@ enum RoutePaths {
     /// The router's catch-all: short links (`/<suffix>`) and legacy Dynamic Links on any path; also
     /// the route label metrics give short links answered on the event loop.
     static let catchAll = "/**"
+    /// The console (`docs/design/console.md`); everything it serves is under it.
+    static let console = "/__/console"
     static let createShortLink = "/v1/shortLinks"
+    /// One short link (`/v1/shortLinks/abc`), or a method on it (`/v1/shortLinks/abc:disable`).
+    static let shortLink = "/v1/shortLinks/:name"
     /// The embedded backend's ID-token keys, at the path Google publishes Firebase's under.
     static let idTokenKeys = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
     /// Identity Toolkit's `GetSessionCookiePublicKeys`.

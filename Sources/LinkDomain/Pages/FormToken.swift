@@ -83,11 +83,11 @@ struct FormToken: Sendable {
     static let doneCookieName = "linkdomain_done"
 
     /// `issuedAt.MAC`, the MAC over the parts (length-prefixed, so no two lists sign alike) and the time.
-    private func sign(_ parts: [String], issuedAt: Int64) -> String {
+    func sign(_ parts: [String], issuedAt: Int64) -> String {
         "\(issuedAt).\(Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(parts, issuedAt: issuedAt), using: key)))"
     }
 
-    private func verify(_ token: String, _ parts: [String], now: Int64, lifetime: Int64) -> Bool {
+    func verify(_ token: String, _ parts: [String], now: Int64, lifetime: Int64) -> Bool {
         let pieces = token.split(separator: ".", maxSplits: 1)
         // The window is computed from `now` alone: the client's number is only compared, never
         // subtracted, so no value it sends can overflow.

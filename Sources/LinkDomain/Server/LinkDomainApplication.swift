@@ -7,117 +7,6 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Everything the HTTP application serves, built once at start from a validated configuration.
-public struct LinkDomainServices: Sendable {
-    public let configuration: LinkDomainConfiguration
-    public let files: AssociationFiles
-    /// Present when the configuration chooses the embedded backend: its HTTP API is served too.
-    public let embeddedBackend: EmbeddedBackend?
-    /// Where pages check and spend codes.
-    public let authBackend: any AuthBackend
-    /// Short links and their statistics.
-    public let linkStore: any LinkStore
-    /// What runs beside the server (PostgreSQL's connection pool), and what must be done before it takes requests.
-    public var backgroundServices: [any Service] = []
-    /// Counters served at `/metrics`.
-    public var metrics = LinkMetrics()
-    public var beforeServing: [@Sendable () async throws -> Void] = []
-    /// The TLS certificate, when the server terminates TLS itself.
-    public let certificates: CertificateStore?
-    /// The time of day, for everything that reads it.
-    let clock: any WallClock
-    let renderer: PageRenderer
-    /// The pages' icon and script, as served.
-    let favicon: ImmediateResponse
-    let script: ImmediateResponse
-    /// What the event loop answers without the router: association files, the stylesheet, redirects.
-    let immediate: ImmediateResponder
-    let formSecret: [UInt8]
-    /// The budget of code checks a client's page openings may ask for, shared by both ways in.
-    let pageChecks: RateLimiter
-    /// Short-link statistics, counted in memory and stored in batches.
-    let linkEvents: LinkEventRecorder
-    /// Where mails are stored for delivery; nil when none are sent.
-    var mailOutbox: MailOutbox?
-    /// Where the email action API gets its links.
-    var actionLinks: (any ActionLinkSource)?
-    /// What requests leave running after their answer; finished before the database closes.
-    var pendingWork = PendingWork()
-    /// Whether the database answers (`/readyz`, `/metrics`).
-    var databaseHealth = DependencyHealth()
-
-    /// What sends email actions' mails, when both mail and links are available.
-    var emailActionSender: EmailActionSender? {
-        guard let mailOutbox, let actionLinks else { return nil }
-        return EmailActionSender(outbox: mailOutbox, links: actionLinks, encoder: ActionLinkEncoder(baseURL: configuration.publicBaseURL))
-    }
-
-    /// Opens the backend the configuration names and loads the page templates (and builds the
-    /// association files, unless the caller already has).
-    public static func make(configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
-                            clock: any WallClock = SystemClock(), logger: Logger) async throws -> LinkDomainServices {
-        let files = try files ?? AssociationFiles(configuration: configuration)
-        let opened = try OpenedStore.open(configuration, logger: logger)
-        let linkStore = CachedLinkStore(base: opened.store)
-        let metrics = LinkMetrics()
-        let mail = try MailSetup.make(configuration, queue: opened.mailQueue, clock: clock, metrics: metrics, logger: logger)
-        let pendingWork = PendingWork()
-        let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil,
-                                         pendingWork: pendingWork, logger: logger)
-        let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
-        let renderer = PageRenderer(assets: assets, branding: PageBranding(configuration))
-        // A brand colour for the buttons, in the light scheme (the dark one keeps its own, readable accent).
-        let accent = configuration.branding.accentColor
-        let stylesheet = assets.stylesheet + (accent == LinkDomainConfiguration.Branding().accentColor
-            ? [] : Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(accent); } }\n".utf8))
-        let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
-        let certificates = try configuration.server.tls.map(CertificateStore.init)
-        let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, metrics: metrics, logger: logger)
-        var pages = PageBuilder(router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
-                                publicBaseURL: configuration.publicBaseURL, appName: configuration.appName,
-                                homeURL: configuration.branding.homeURL)
-        let sealer = HandoffSealer(secret: secret)
-        let handoffLifetime = Int64(configuration.handoffLifetimeSeconds)
-        pages.handoffToken = { link in sealer.seal(link: link, now: clock.nowSeconds, lifetime: handoffLifetime) }
-        var immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
-                                           writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
-        let authBackend = InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics)
-        // Opening a link asks the backend about its code: its own, larger budget (many people share an office's address).
-        let pageChecks = RateLimiter(perMinute: configuration.limits.pageChecksPerMinute, burst: configuration.limits.pageChecksBurst)
-        if backend.embedded != nil, case .sqlite = configuration.storage {
-            immediate.modeForms = ImmediateModeForms(writer: ModeFormWriter(pages: pages, renderer: renderer, formToken: FormToken(secret: secret), clock: clock),
-                                                     backend: authBackend, pageChecks: pageChecks,
-                                                     trustedProxies: Set(configuration.limits.trustedProxies), metrics: metrics)
-        }
-        var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
-                                          authBackend: authBackend,
-                                          linkStore: linkStore, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
-                                          favicon: ImmediateResponse(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
-                                                                     body: ByteBuffer(bytes: assets.favicon)),
-                                          script: ImmediateResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8",
-                                                                                           .cacheControl: "public, max-age=86400"],
-                                                                    body: ByteBuffer(bytes: assets.script)),
-                                          immediate: immediate, formSecret: secret, pageChecks: pageChecks, linkEvents: linkEvents,
-                                          pendingWork: pendingWork)
-        services.mailOutbox = mail.outbox
-        services.actionLinks = backend.actionLinks
-        if let service = opened.service { services.backgroundServices.append(service) }
-        services.databaseHealth = opened.health
-        services.backgroundServices.append(DatabaseProbe(store: opened.store, health: opened.health, interval: .seconds(configuration.healthCheckSeconds),
-                                                         deadline: .seconds(configuration.storageTimeoutSeconds), clock: clock, metrics: metrics,
-                                                         logger: logger))
-        if let delivery = mail.delivery { services.backgroundServices.append(delivery) }
-        // After the database's service, so that it stops first: its last flush still has the database.
-        services.backgroundServices.append(services.linkEvents)
-        services.backgroundServices.append(HangupHandler(certificates: certificates, logger: logger))
-        services.backgroundServices.append(FreedMemoryTrimmer())
-        // Last, so that it stops first: the mails it still writes have the database and the outbox.
-        services.backgroundServices.append(pendingWork)
-        if let prepare = opened.prepare { services.beforeServing.append(prepare) }
-        return services
-    }
-}
-
 /// The backend answers: `/readyz` fails while it does not.
 struct BackendReadiness: ReadinessCheck {
     let backend: any AuthBackend
@@ -156,7 +45,8 @@ public enum LinkDomainApplication {
             router.addRoutes(embedded.routes(context: Context.self, clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }))
         }
         router.addRoutes(ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore,
-                                                       linkEvents: services.linkEvents, clock: services.clock).routes)
+                                                       linkEvents: services.linkEvents, clock: services.clock,
+                                                       operations: services.shortLinkOperations).routes)
         router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
         router.addRoutes(AppAttributionController<Context>(configuration: services.configuration, store: services.linkStore,
                                                            linkEvents: services.linkEvents, sealer: HandoffSealer(secret: services.formSecret),
@@ -169,6 +59,13 @@ public enum LinkDomainApplication {
             pendingWork: services.pendingWork,
             apiKeys: Array(Set(configuration.backend.clientAPIKeys + [configuration.backend.apiKey])),
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
+        ).routes)
+        router.addRoutes(ConsoleController<Context>(
+            configuration: configuration, access: ConsoleAccess(configuration: configuration, signer: FormToken(secret: services.formSecret)),
+            renderer: ConsoleRenderer(appName: configuration.appName), links: services.shortLinkOperations, admin: services.admin,
+            linkEvents: services.linkEvents, router: services.immediate.router, clock: services.clock, startedAt: services.clock.nowMilliseconds(),
+            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) },
+            wakeMailSender: { [outbox = services.mailOutbox] in outbox?.stored() }
         ).routes)
         router.addRoutes(ActionPagesController<Context>(
             pages: services.immediate.writer.pages, renderer: services.renderer,

@@ -3,14 +3,14 @@ import Hummingbird
 import Logging
 
 /// The Dynamic Links REST API that apps and back ends used to make links:
-/// `POST /v1/shortLinks` and `GET /v1/{shortLink}/linkStats`, authenticated by configured API keys.
+/// `POST /v1/shortLinks` and `GET /v1/{shortLink}/linkStats`, authenticated by configured API keys;
+/// and listing, disabling and deleting them (``addListingRoutes(to:)``).
 struct ShortLinksController<Context: RequestContext>: Sendable {
     let configuration: LinkDomainConfiguration
     let store: any LinkStore
     let linkEvents: LinkEventRecorder
     let clock: any WallClock
-    /// After this many collisions in a row a `SHORT` suffix grows by one character.
-    static var collisionsPerLength: Int { 3 }
+    let operations: ShortLinkOperations
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -21,6 +21,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
             let shortLink = context.parameters.get("shortLink") ?? ""
             return await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await stats(request, shortLink: shortLink) }
         }
+        addListingRoutes(to: routes)
         return routes
     }
 
@@ -37,28 +38,10 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         }
         let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
                                           androidApps: configuration.android.apps)
-        let suffix = try await insert(parsed, context: context)
+        let suffix = try await operations.create(parsed, actor: "api-key", logger: context.logger)
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
         return CreatedShortLink(shortLink: shortLink, previewLink: "\(shortLink)?d=1",
                                 warning: parsed.warnings.map { .init(warningCode: $0.code, warningMessage: $0.message) })
-    }
-
-    /// Stores the link under a fresh suffix, trying again on a collision (never overwriting).
-    private func insert(_ parsed: ShortLinkRequest, context: Context) async throws(ShortLinkAPIError) -> String {
-        let now = clock.nowMilliseconds()
-        for attempt in 0..<(Self.collisionsPerLength * 8) {
-            let suffix = parsed.option == .unguessable ? SuffixGenerator.unguessable() : SuffixGenerator.short(length: 4 + attempt / Self.collisionsPerLength)
-            do {
-                try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: parsed.longLinkQuery, createdAt: now, origin: .api))
-                return suffix
-            } catch .duplicate {
-                continue
-            } catch {
-                context.logger.error("short link not stored", metadata: ["error": .string("\(error)")])
-                throw .unavailable
-            }
-        }
-        throw .unavailable
     }
 
     private func stats(_ request: Request, shortLink encoded: String) async throws(ShortLinkAPIError) -> LinkStatistics {
@@ -83,7 +66,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         return LinkStatistics.dynamicLinksShape(counts)
     }
 
-    private func authorize(_ request: Request) throws(ShortLinkAPIError) {
+    func authorize(_ request: Request) throws(ShortLinkAPIError) {
         guard let key = request.uri.queryParameters["key"].map(String.init), configuration.shortLinks.apiKeys.contains(key) else {
             throw .permissionDenied("API key not valid. Please pass a valid API key.")
         }

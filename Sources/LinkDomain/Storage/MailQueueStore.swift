@@ -1,5 +1,6 @@
 /// A mail waiting for (or done with) the relay. The message is kept until it is sent, then dropped:
-/// it holds a live code.
+/// it holds a live code. A failed mail keeps it, for an operator to send again (``MailAdminStore``)
+/// or discard; the code it carries is in the same database anyway, until it expires.
 public struct QueuedMail: Sendable, Equatable {
     public var id: String
     /// The envelope's sender and recipient (`MAIL FROM`, `RCPT TO`).
@@ -47,7 +48,8 @@ public protocol MailQueueStore: Sendable {
     func claimDue(now: Int64, limit: Int, leaseUntil: Int64) async throws(StoreError) -> [QueuedMail]
     /// Delivered: the message (and its code) is dropped.
     func markSent(id: String, now: Int64) async throws(StoreError)
-    /// Given up: the relay refused it for good, or retries ran out. `reason` quotes the relay.
+    /// Given up: the relay refused it for good, or retries ran out. `reason` quotes the relay. The
+    /// message stays, for a retry from the console.
     func markFailed(id: String, reason: String, now: Int64) async throws(StoreError)
     /// Try again at `at` (milliseconds).
     func reschedule(id: String, at: Int64, reason: String) async throws(StoreError)

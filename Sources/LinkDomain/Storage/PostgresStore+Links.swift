@@ -17,7 +17,8 @@ extension PostgresStore {
     public func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
         try await guarded {
             for try await (suffix, query, createdAt, origin) in try await client.query(
-                "SELECT suffix, long_link_query, created_at, origin FROM short_links WHERE suffix = \(suffix)", logger: logger
+                // A disabled link is served as none.
+                "SELECT suffix, long_link_query, created_at, origin FROM short_links WHERE suffix = \(suffix) AND NOT disabled", logger: logger
             ).decode((String, String, Int64, String).self) {
                 return ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: createdAt, origin: ShortLinkOrigin(rawValue: origin) ?? .api)
             }
@@ -44,10 +45,20 @@ extension PostgresStore {
         let suffixes = tallies.map(\.suffix), days = tallies.map(\.day), counts = tallies.map(\.count)
         let platforms = tallies.map(\.platform.rawValue), events = tallies.map(\.event.rawValue)
         try await guarded {
+            // With the console's daily totals and each link's clicks: one statement, so all or nothing.
             try await client.query("""
-                INSERT INTO link_events (suffix, day, platform, event, count)
-                SELECT * FROM unnest(\(suffixes)::TEXT[], \(days)::INTEGER[], \(platforms)::TEXT[], \(events)::TEXT[], \(counts)::BIGINT[])
-                ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = link_events.count + EXCLUDED.count
+                WITH batch (suffix, day, platform, event, count) AS (
+                    SELECT * FROM unnest(\(suffixes)::TEXT[], \(days)::INTEGER[], \(platforms)::TEXT[], \(events)::TEXT[], \(counts)::BIGINT[])),
+                per_link AS (
+                    INSERT INTO link_events (suffix, day, platform, event, count) SELECT * FROM batch
+                    ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = link_events.count + EXCLUDED.count),
+                per_day AS (
+                    INSERT INTO link_event_days (day, platform, event, count) SELECT day, platform, event, SUM(count) FROM batch
+                    GROUP BY day, platform, event
+                    ON CONFLICT (day, platform, event) DO UPDATE SET count = link_event_days.count + EXCLUDED.count)
+                UPDATE short_links SET clicks = short_links.clicks + totals.clicks
+                FROM (SELECT suffix, SUM(count) AS clicks FROM batch WHERE event = 'CLICK' GROUP BY suffix) totals
+                WHERE short_links.suffix = totals.suffix
                 """, logger: logger)
         }
     }

@@ -40,7 +40,7 @@ extension PostgresStore: MailQueueStore {
     public func markFailed(id: String, reason: String, now: Int64) async throws(StoreError) {
         try await guarded {
             try await client.query("""
-                UPDATE mail_queue SET state = 'failed', message = NULL, claimed_until = NULL, last_error = \(reason), finished_at = \(now) WHERE id = \(id)
+                UPDATE mail_queue SET state = 'failed', claimed_until = NULL, last_error = \(reason), finished_at = \(now) WHERE id = \(id)
                 """, logger: logger)
         }
     }

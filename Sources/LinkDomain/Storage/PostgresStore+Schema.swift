@@ -40,5 +40,16 @@ extension PostgresStore {
         CREATE TABLE handoff_claims (id TEXT PRIMARY KEY, claimed_at BIGINT NOT NULL);
         CREATE INDEX handoff_claims_claimed_at ON handoff_claims (claimed_at);
         """,
+        """
+        ALTER TABLE short_links ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT FALSE, ADD COLUMN clicks BIGINT NOT NULL DEFAULT 0;
+        UPDATE short_links SET clicks = totals.clicks FROM (SELECT suffix, SUM(count) AS clicks FROM link_events WHERE event = 'CLICK' GROUP BY suffix) totals
+            WHERE short_links.suffix = totals.suffix;
+        CREATE INDEX short_links_created_at ON short_links (created_at, suffix);
+        CREATE INDEX short_links_clicks ON short_links (clicks, suffix);
+        CREATE TABLE link_event_days (
+            day INTEGER NOT NULL, platform TEXT NOT NULL, event TEXT NOT NULL, count BIGINT NOT NULL, PRIMARY KEY (day, platform, event));
+        INSERT INTO link_event_days SELECT day, platform, event, SUM(count) FROM link_events GROUP BY day, platform, event;
+        CREATE TABLE link_changes (sequence BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, suffix TEXT NOT NULL, at BIGINT NOT NULL);
+        """,
     ]
 }

@@ -36,7 +36,7 @@ extension SQLiteStore: MailQueueStore {
 
     public func markFailed(id: String, reason: String, now: Int64) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: "UPDATE mailQueue SET state = 'failed', message = NULL, claimedUntil = NULL, lastError = ?, finishedAt = ? WHERE id = ?",
+            try db.execute(sql: "UPDATE mailQueue SET state = 'failed', claimedUntil = NULL, lastError = ?, finishedAt = ? WHERE id = ?",
                            arguments: [reason, now, id])
         }
     }

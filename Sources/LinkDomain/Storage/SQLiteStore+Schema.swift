@@ -92,6 +92,21 @@ extension SQLiteStore {
             try db.execute(sql: "CREATE TABLE handoffClaims (id TEXT PRIMARY KEY NOT NULL, claimedAt INTEGER NOT NULL)")
             try db.create(index: "handoffClaims_claimedAt", on: "handoffClaims", columns: ["claimedAt"])
         }
+        migrator.registerMigration("7: the console: disabled links, click totals, daily totals, link changes") { db in
+            try db.execute(sql: """
+                ALTER TABLE shortLinks ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE shortLinks ADD COLUMN clicks INTEGER NOT NULL DEFAULT 0;
+                UPDATE shortLinks SET clicks = (SELECT COALESCE(SUM(count), 0) FROM linkEvents
+                                                WHERE linkEvents.suffix = shortLinks.suffix AND event = 'CLICK');
+                CREATE INDEX shortLinks_createdAt ON shortLinks (createdAt, suffix);
+                CREATE INDEX shortLinks_clicks ON shortLinks (clicks, suffix);
+                CREATE TABLE linkEventDays (
+                    day INTEGER NOT NULL, platform TEXT NOT NULL, event TEXT NOT NULL, count INTEGER NOT NULL,
+                    PRIMARY KEY (day, platform, event));
+                INSERT INTO linkEventDays SELECT day, platform, event, SUM(count) FROM linkEvents GROUP BY day, platform, event;
+                CREATE TABLE linkChanges (sequence INTEGER PRIMARY KEY AUTOINCREMENT, suffix TEXT NOT NULL, at INTEGER NOT NULL);
+                """)
+        }
         return migrator
     }
 }

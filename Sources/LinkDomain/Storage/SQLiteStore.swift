@@ -33,19 +33,8 @@ public final class SQLiteStore: AuthStore, LinkStore {
     }
 
     public func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
-        try await read { db in try ShortLinkRecord.fetchOne(db, key: suffix) }
-    }
-
-    public func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
-        try await write { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO linkEvents (suffix, day, platform, event, count) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (suffix, day, platform, event) DO UPDATE SET count = count + excluded.count
-                """)
-            for tally in tallies {
-                try statement.execute(arguments: [tally.suffix, tally.day, tally.platform.rawValue, tally.event.rawValue, tally.count])
-            }
-        }
+        // A disabled link is served as none.
+        try await read { db in try ShortLinkRecord.fetchOne(db, sql: "SELECT * FROM shortLinks WHERE suffix = ? AND disabled = 0", arguments: [suffix]) }
     }
 
     public func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
@@ -53,22 +42,6 @@ public final class SQLiteStore: AuthStore, LinkStore {
             try db.execute(sql: "DELETE FROM handoffClaims WHERE claimedAt < ?", arguments: [forgetBefore])
             try db.execute(sql: "INSERT INTO handoffClaims (id, claimedAt) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", arguments: [id, at])
             return db.changesCount == 1
-        }
-    }
-
-    public func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
-        try await read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT platform, event, SUM(count) AS total FROM linkEvents
-                    WHERE suffix = ? AND day >= ? GROUP BY platform, event ORDER BY platform, event
-                    """,
-                arguments: [suffix, fromDay]
-            ).compactMap { row in
-                guard let platform = Platform(rawValue: row["platform"]), let event = LinkEvent(rawValue: row["event"]) else { return nil }
-                return LinkEventCount(platform: platform, event: event, count: row["total"])
-            }
         }
     }
 

@@ -7,6 +7,8 @@ public struct OpenedStore: Sendable {
     public let store: any AuthStore & LinkStore
     /// The outgoing mail queue, in the same database.
     public let mailQueue: any MailQueueStore
+    /// What the console and the listing APIs read and change, in the same database.
+    public let admin: any LinkAdminStore & MailAdminStore
     /// What must run for the store to work (PostgreSQL's connection pool), if anything.
     public let service: (any Service)?
     /// What must happen once it runs, before the first request (PostgreSQL's migrations).
@@ -18,10 +20,10 @@ public struct OpenedStore: Sendable {
         switch configuration.storage {
         case .postgres(let url):
             let store = try PostgresStore(url: url, deadline: .seconds(configuration.storageTimeoutSeconds), logger: logger)
-            return OpenedStore(store: store, mailQueue: store, service: store, prepare: { try await store.migrate() }, health: store.health)
+            return OpenedStore(store: store, mailQueue: store, admin: store, service: store, prepare: { try await store.migrate() }, health: store.health)
         case .sqlite(let path):
             let store = try SQLiteStore(path: path)
-            return OpenedStore(store: store, mailQueue: store, service: nil, prepare: nil)
+            return OpenedStore(store: store, mailQueue: store, admin: store, service: nil, prepare: nil)
         }
     }
 

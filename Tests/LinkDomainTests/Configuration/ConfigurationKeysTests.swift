@@ -47,7 +47,7 @@ struct ConfigurationKeysTests {
     @Test("secret keys never show their values in problems")
     func secrets() throws {
         let secrets = ConfigurationKeys.all.filter(\.isSecret).map(\.name)
-        #expect(Set(secrets) == ["formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys", "mail.smtpURL"])
+        #expect(Set(secrets) == ["formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys", "mail.smtpURL", "console.users[i].passwordHash"])
         let json = #"{"formSecret": "hunter2", "storage": {"postgresURL": "mysql://root:hunter2@db"}, "backend": {"adminKeys": ["hunter2"]}, "#
             + #""shortLinks": {"apiKeys": ["hunter2"]}, "mail": {"smtpURL": "ftp://user:hunter2@relay"}}"#
         do {

@@ -120,7 +120,7 @@ struct BackendClient: Sendable {
         return try await self.page(location)
     }
 
-    private static func answer(_ response: TestResponse) -> Answer {
+    static func answer(_ response: TestResponse) -> Answer {
         let object = try? JSONSerialization.jsonObject(with: Data(buffer: response.body))
         return Answer(status: response.status, json: object as? [String: Any] ?? [:])
     }

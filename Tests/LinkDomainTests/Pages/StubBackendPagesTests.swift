@@ -40,7 +40,7 @@ final class StubBackend: AuthBackend {
         var immediate = made.immediate
         immediate.modeForms = nil
         return LinkDomainServices(
-            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: self, linkStore: made.linkStore,
+            configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: self, linkStore: made.linkStore, admin: made.admin,
             certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, script: made.script, immediate: immediate, formSecret: made.formSecret,
             pageChecks: made.pageChecks, linkEvents: made.linkEvents)
     }

@@ -1,0 +1,108 @@
+import Crypto
+import Foundation
+import HTTPTypes
+
+/// Who may use the console (`docs/design/console.md`): everyone in development (loopback, like the
+/// Auth emulator's UI); in a deployment nobody unless `console.users` or `backend.adminKeys` are
+/// configured, and then whoever signs in with one of them.
+struct ConsoleAccess: Sendable {
+    enum Policy: Sendable, Equatable {
+        /// Development: no sign-in; the actor is `development`.
+        case open
+        /// A deployment with no one to sign in: the console answers 404, as if absent.
+        case closed
+        case signIn
+    }
+
+    enum SignIn: Sendable, Equatable {
+        case signedIn(ConsoleSession, credentialDigest: String)
+        case refused
+        /// Too many attempts from the address: the seconds to wait.
+        case tooMany(Int)
+    }
+
+    let policy: Policy
+    /// Password hashes by name.
+    let users: [String: String]
+    let adminKeys: [String]
+    let seal: ConsoleSessionSeal
+    let signIns = RateLimiter(perMinute: 10, burst: 5)
+    let pool: PasswordHashingPool
+
+    init(configuration: LinkDomainConfiguration, signer: FormToken, pool: PasswordHashingPool = .shared) {
+        users = Dictionary(configuration.console.users.map { ($0.name, $0.passwordHash) }, uniquingKeysWith: { first, _ in first })
+        adminKeys = configuration.backend.adminKeys
+        policy = configuration.mode == .development ? .open : (users.isEmpty && adminKeys.isEmpty ? .closed : .signIn)
+        seal = ConsoleSessionSeal(signer: signer, idleSeconds: Int64(configuration.console.idleMinutes) * 60)
+        self.pool = pool
+    }
+
+    /// The actor an admin key signs in as: which key (a digest's first characters), never the key.
+    static func adminActor(_ key: String) -> String {
+        "admin-key-" + ConsoleSessionSeal.digest(key).prefix(8)
+    }
+
+    /// What a session of `actor` was sealed over; nil when the user or key is gone.
+    func credentialDigest(actor: String) -> String? {
+        if let hash = users[actor] { return ConsoleSessionSeal.digest(hash) }
+        return adminKeys.first { Self.adminActor($0) == actor }.map(ConsoleSessionSeal.digest)
+    }
+
+    /// The request's session: development's in the open console, else the cookie's, if valid.
+    func session(cookie: String?, now: Int64) -> ConsoleSession? {
+        switch policy {
+        case .open: return .development
+        case .closed: return nil
+        case .signIn:
+            return cookie.flatMap { seal.session(cookie: $0, now: now, credentialDigest: credentialDigest(actor:)) }
+        }
+    }
+
+    /// Checks a name and password (or, with no name, an admin key). The password is hashed on the
+    /// hashing threads, and an unknown name is checked against a decoy, so that the answer takes
+    /// the same time whether or not the name exists; every refusal says the same.
+    func signIn(name: String, password: String, client: String, now: Int64) async -> SignIn {
+        if let wait = signIns.take(client) { return .tooMany(wait) }
+        guard name.utf8.count <= 64, password.utf8.count <= 1024 else { return .refused }
+        if name.isEmpty {
+            let given = SHA256.hash(data: Data(password.utf8))
+            // Compared as digests, all of them: neither which key nor how much of it matched shows in the time taken.
+            var matched: String?
+            for key in adminKeys where SHA256.hash(data: Data(key.utf8)) == given { matched = key }
+            guard let key = matched, !password.isEmpty else { return .refused }
+            return .signedIn(ConsoleSession(actor: Self.adminActor(key), signedInAt: now), credentialDigest: ConsoleSessionSeal.digest(key))
+        }
+        let stored = users[name]
+        let hash = stored.flatMap(ScryptPasswordHash.init) ?? Self.decoy
+        let matches = (try? await pool.run(for: client) { hash.matches(password) }) ?? false
+        guard matches, let stored else { return .refused }
+        return .signedIn(ConsoleSession(actor: name, signedInAt: now), credentialDigest: ConsoleSessionSeal.digest(stored))
+    }
+
+    /// What an unknown name's password is checked against: the same cost as a real hash.
+    static let decoy = ScryptPasswordHash(salt: Array(repeating: 7, count: 16), key: Array(repeating: 0, count: ScryptPasswordHash.keyLength))
+
+    /// The `Set-Cookie` value that keeps `session` for the idle time.
+    func cookie(_ session: ConsoleSession, credentialDigest: String, now: Int64) -> String {
+        "\(ConsoleSessionSeal.cookieName)=\(seal.cookie(session, credentialDigest: credentialDigest, now: now)); Path=/; Max-Age=\(seal.idleSeconds); HttpOnly; Secure; SameSite=Strict"
+    }
+
+    /// The `Set-Cookie` value that ends the session in this browser.
+    static let signedOutCookie = "\(ConsoleSessionSeal.cookieName)=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict"
+}
+
+/// `linkdomain console hash-password`: what `console.users[i].passwordHash` holds.
+public enum ConsolePasswords {
+    public static let minimumLength = 12
+
+    public enum Problem: Error, CustomStringConvertible {
+        case tooShort
+
+        public var description: String { "the password must have at least \(ConsolePasswords.minimumLength) characters" }
+    }
+
+    public static func hash(_ password: String) throws -> String {
+        guard password.count >= minimumLength else { throw Problem.tooShort }
+        return try ScryptPasswordHash.make(password).text
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import Hummingbird
+
+/// Short links in the console: the list (search, sort, pages), creating one, a link's page (its
+/// parameters, where each device goes, its QR code and clicks), disabling and deleting, CSV out.
+extension ConsoleController {
+    static var linksPath: String { "\(base)/links" }
+
+    func addLinkRoutes(to routes: RouteCollection<Context>) {
+        routes.get(RouterPath(Self.linksPath)) { request, context in try await page(request, context: context) { try await linkList($0, session: $1, context: context) } }
+        routes.post(RouterPath(Self.linksPath)) { request, context in
+            try await change(request, context: context) { session, form in try await createLink(form, session: session, request: request, context: context) }
+        }
+        routes.get(RouterPath("\(Self.linksPath).csv")) { request, context in try await page(request, context: context) { _, _ in try await csv(context) } }
+        routes.get(RouterPath("\(Self.linksPath)/:suffix")) { request, context in
+            try await page(request, context: context) { request, session in try await linkPage(suffix(context), request: request, session: session, context: context) }
+        }
+        routes.get(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
+            try await page(request, context: context) { _, _ in try await qrCode(suffix(context), file: context.parameters.get("item") ?? "", context: context) }
+        }
+        routes.post(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
+            try await change(request, context: context) { session, form in
+                try await linkAction(suffix(context), action: context.parameters.get("item") ?? "", form: form, session: session, context: context)
+            }
+        }
+    }
+
+    private func suffix(_ context: Context) throws -> String {
+        guard let suffix = context.parameters.get("suffix"), SuffixGenerator.isPlausible(Substring(suffix)) else { throw HTTPError(.notFound) }
+        return suffix
+    }
+
+    private func linkList(_ request: Request, session: ConsoleSession, context: Context) async throws -> Response {
+        try await linkList(request, session: session, context: context, problem: nil, status: .ok)
+    }
+
+    private func linkList(_ request: Request, session: ConsoleSession, context: Context, problem: String?, status: HTTPResponse.Status) async throws
+        -> Response
+    {
+        let chrome = chrome(session, .links)
+        let parameters = request.uri.queryParameters
+        var query = ShortLinkQuery(text: String((parameters["q"] ?? "").prefix(200)), limit: 50)
+        query.order = parameters["order"].flatMap { ShortLinkQuery.Order(rawValue: String($0)) } ?? .created
+        query.after = parameters["after"].flatMap { ShortLinkList.cursor(token: String($0)) }
+        let page: [ShortLinkListing]
+        do {
+            page = try await links.list(query, logger: context.logger)
+        } catch {
+            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome, values: ["body": renderer[.unavailable]],
+                                 status: .serviceUnavailable)
+        }
+        var values: [String: Any] = [
+            "query": query.text, "csrf": token(session, Self.linksPath), "hasLinks": !page.isEmpty,
+            "orders": ShortLinkQuery.Order.allCases.map { order -> [String: Any] in
+                ["value": order.rawValue, "label": renderer[order == .created ? .sortCreated : .sortClicks], "selected": order == query.order]
+            },
+            "links": page.map { listing -> [String: Any] in
+                ["suffix": listing.record.suffix, "target": LinkParser.parseDynamicLink(query: Substring(listing.record.longLinkQuery))?.deepLink ?? listing.record.longLinkQuery,
+                 "created": RFC3339.day(milliseconds: listing.record.createdAt), "clicks": String(listing.clicks),
+                 "state": renderer[listing.disabled ? .disabled : .enabled]]
+            },
+            "apps": configuration.apple.apps.map { ["field": "ibi", "value": $0.bundleID, "label": "iOS: \($0.bundleID)"] }
+                + configuration.android.apps.map { ["field": "apn", "value": $0.packageName, "label": "Android: \($0.packageName)"] },
+        ]
+        if page.count == query.limit, let last = page.last {
+            values["next"] = "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(query.text))&order=\(query.order.rawValue)&after=\(ShortLinkList.token(last.cursor(for: query.order)))"
+        }
+        let notice = parameters["done"].flatMap { done -> String? in
+            done.hasPrefix("created-") ? renderer.format(.createdLink, ["link": "\(configuration.publicBaseURL)/\(done.dropFirst(8))"])
+                : done.hasPrefix("deleted-") ? renderer.format(.linkDeleted, ["suffix": String(done.dropFirst(8))]) : nil
+        }
+        return renderer.page("console-links", title: renderer[.shortLinks], chrome: chrome, values: values, notice: notice, problem: problem,
+                             status: status)
+    }
+
+    private func createLink(_ form: [String: String], session: ConsoleSession, request: Request, context: Context) async throws -> Response {
+        var info: [String: JSONValue] = ["domainUriPrefix": .string(configuration.publicBaseURL), "link": .string(form["link"] ?? "")]
+        if let bundle = form["ibi"] { info["iosInfo"] = .object(["iosBundleId": .string(bundle)]) }
+        if let package = form["apn"] { info["androidInfo"] = .object(["androidPackageName": .string(package)]) }
+        let body: [String: JSONValue] = ["dynamicLinkInfo": .object(info), "suffix": .object(["option": .string(form["option"] == "UNGUESSABLE" ? "UNGUESSABLE" : "SHORT")])]
+        do {
+            let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
+                                              androidApps: configuration.android.apps)
+            let suffix = try await links.create(parsed, actor: session.actor, logger: context.logger)
+            return redirect(to: "\(Self.linksPath)/\(suffix)?done=created")
+        } catch {
+            let message = switch error {
+            case .invalidArgument(let message), .notFound(let message), .permissionDenied(let message): message
+            case .unavailable: renderer[.unavailable]
+            }
+            return try await linkList(request, session: session, context: context, problem: message, status: error == .unavailable ? .serviceUnavailable : .badRequest)
+        }
+    }
+
+    private func linkPage(_ suffix: String, request: Request, session: ConsoleSession, context: Context) async throws -> Response {
+        let chrome = chrome(session, .links)
+        let found: ShortLinkListing?
+        do {
+            found = try await admin.shortLinkListing(suffix: suffix)
+        } catch {
+            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome, values: ["body": renderer[.unavailable]],
+                                 status: .serviceUnavailable)
+        }
+        guard let listing = found else {
+            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome,
+                                 values: ["body": renderer[.notFound], "back": Self.linksPath], status: .notFound)
+        }
+        await linkEvents.flush()
+        let today = LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
+        let counts = (try? await admin.dailyEventTotals(suffix: suffix, fromDay: today - 29)) ?? []
+        let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
+        var values: [String: Any] = [
+            "suffix": suffix, "shortLink": shortLink, "disabled": listing.disabled,
+            "parameters": Self.pairs(listing.record.longLinkQuery).map { ["name": $0.name, "value": $0.value] },
+            "destinations": destinations(listing.record, shortLink: shortLink),
+            "qrAlt": renderer.format(.qrAlt, ["link": shortLink]),
+            "toggleAction": listing.disabled ? "enable" : "disable", "toggleLabel": renderer[listing.disabled ? .enable : .disable],
+            "toggleToken": token(session, "\(Self.linksPath)/\(suffix)/\(listing.disabled ? "enable" : "disable")"),
+            "deleteToken": token(session, "\(Self.linksPath)/\(suffix)/delete"),
+        ]
+        if let chart = ConsoleCharts.clicks(counts, platform: nil, today: today, renderer: renderer) { values["chart"] = chart }
+        let notice: String? = switch request.uri.queryParameters["done"] {
+        case "created"?: renderer.format(.createdLink, ["link": shortLink])
+        case "disabled"?: renderer[.linkDisabled]
+        case "enabled"?: renderer[.linkEnabled]
+        default: nil
+        }
+        return renderer.page("console-link", title: renderer.format(.linkTitle, ["suffix": suffix]), chrome: chrome, values: values, notice: notice)
+    }
+
+    /// Where a phone, a computer and a previewer go: the router's own decision for each.
+    private func destinations(_ record: ShortLinkRecord, shortLink: String) -> [[String: String]] {
+        let visitors: [(ConsoleText, String)] = [
+            (.deviceIphone, "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1"),
+            (.deviceAndroid, "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36"),
+            (.deviceDesktop, "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"),
+            (.deviceCrawler, "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"),
+        ]
+        let link = LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: Substring("/" + record.suffix), requestQuery: nil)
+        return visitors.map { device, agent in
+            let answer = router.answer(link, visitor: PlatformClassifier.classify(userAgent: agent), method: .get, isShortLink: true, acceptLanguage: "en")
+            let goesTo = switch answer.reply {
+            case .redirect(_, let location): renderer.format(.goesRedirect, ["link": location])
+            case .page(let page): renderer[Self.pageText(page)]
+            case .actionPage: renderer[.goesActionPage]
+            }
+            return ["device": renderer[device], "goesTo": goesTo]
+        }
+    }
+
+    private func qrCode(_ suffix: String, file: String, context: Context) async throws -> Response {
+        _ = try? await links.listing(suffix: suffix, logger: context.logger)
+        let link = "\(configuration.publicBaseURL)/\(suffix)"
+        guard let code = QRCode(Array(link.utf8)) else { throw HTTPError(.notFound) }
+        switch file {
+        case "qr.svg":
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: code.svgDocument(label: link))))
+        case "qr.png":
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store", .contentDisposition: "attachment; filename=\"\(suffix).png\""],
+                            body: .init(byteBuffer: ByteBuffer(bytes: code.png())))
+        default:
+            throw HTTPError(.notFound)
+        }
+    }
+
+    private func linkAction(_ suffix: String, action: String, form: [String: String], session: ConsoleSession, context: Context) async throws -> Response {
+        do {
+            switch action {
+            case "disable", "enable":
+                try await links.setDisabled(action == "disable", suffix: suffix, actor: session.actor, logger: context.logger)
+                return redirect(to: "\(Self.linksPath)/\(suffix)?done=\(action)d")
+            case "delete" where form["confirm"] == "yes":
+                try await links.delete(suffix: suffix, actor: session.actor, logger: context.logger)
+                return redirect(to: "\(Self.linksPath)?done=deleted-\(suffix)")
+            case "delete":
+                return redirect(to: "\(Self.linksPath)/\(suffix)")
+            default:
+                throw HTTPError(.notFound)
+            }
+        } catch let error as ShortLinkAPIError {
+            let status: HTTPResponse.Status = error == .unavailable ? .serviceUnavailable : .notFound
+            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome(session, .links),
+                                 values: ["body": renderer[error == .unavailable ? .unavailable : .notFound], "back": Self.linksPath], status: status)
+        }
+    }
+
+    /// Every link as CSV, in the columns `linkdomain import` reads (`shortLink,longLink,createdAt`), with its state and clicks.
+    private func csv(_ context: Context) async throws -> Response {
+        var lines = ["shortLink,longLink,createdAt,disabled,clicks"]
+        var query = ShortLinkQuery(limit: 1000)
+        while true {
+            let page = try await links.list(query, logger: context.logger)
+            for listing in page {
+                let fields = ["\(configuration.publicBaseURL)/\(listing.record.suffix)", "\(configuration.publicBaseURL)/?\(listing.record.longLinkQuery)",
+                              RFC3339.string(milliseconds: listing.record.createdAt), listing.disabled ? "true" : "false", String(listing.clicks)]
+                lines.append(fields.map(Self.csvField).joined(separator: ","))
+            }
+            guard page.count == query.limit, let last = page.last else { break }
+            query.after = last.cursor(for: .created)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
+                                               .contentDisposition: "attachment; filename=\"short-links.csv\""],
+                        body: .init(byteBuffer: ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n")))
+    }
+
+    /// A CSV field, quoted when it must be; a leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet does not run it.
+    static func csvField(_ value: String) -> String {
+        var value = value
+        if let first = value.first, "=+-@".contains(first) { value = "'" + value }
+        guard value.contains(where: { ",\"\r\n".contains($0) }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A query's pairs, decoded, in order.
+    static func pairs(_ query: String) -> [(name: String, value: String)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (QueryString.percentDecode(parts[0]), parts.count == 2 ? QueryString.percentDecode(parts[1]) : "")
+        }
+    }
+
+    static func pageText(_ page: LinkPage) -> ConsoleText {
+        switch page {
+        case .preview: .goesPreview
+        case .appLanding: .goesLanding
+        case .social, .neutral: .goesCard
+        case .notALink, .redirectRefused: .goesRefused
+        case .debug, .signInInstructions: .goesOtherPage
+        }
+    }
+
+}

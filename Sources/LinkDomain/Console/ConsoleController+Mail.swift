@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+
+/// The mail queue in the console: waiting, sent and failed mails with the relay's last answer,
+/// addresses masked unless asked for; "Retry now" and "Discard". Never a message, link or code.
+extension ConsoleController {
+    static var mailPath: String { "\(base)/mail" }
+
+    func addMailRoutes(to routes: RouteCollection<Context>) {
+        routes.get(RouterPath(Self.mailPath)) { request, context in
+            try await page(request, context: context) { request, session in try await mailList(request, session: session, context: context) }
+        }
+        routes.post(RouterPath("\(Self.mailPath)/:id/:action")) { request, context in
+            try await change(request, context: context) { session, _ in
+                try await mailAction(context.parameters.get("id") ?? "", action: context.parameters.get("action") ?? "", session: session, context: context)
+            }
+        }
+    }
+
+    private func mailList(_ request: Request, session: ConsoleSession, context: Context) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let state = parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? .failed
+        let show = parameters["show"] == "1"
+        let after = parameters["after"].flatMap { token -> MailCursor? in
+            guard let cursor = ShortLinkList.cursor(token: String(token)) else { return nil }
+            return MailCursor(queuedAt: cursor.value, id: cursor.suffix)
+        }
+        let limit = 50
+        let mails: [MailListing]
+        do {
+            mails = try await admin.mails(state: state, after: after, limit: limit)
+        } catch {
+            return renderer.page("console-message", title: renderer[.mail], chrome: chrome(session, .mail), values: ["body": renderer[.unavailable]],
+                                 status: .serviceUnavailable)
+        }
+        if show, !mails.isEmpty {
+            AuditLog.record(actor: session.actor, action: "mail.showAddresses", object: state.rawValue, logger: context.logger)
+        }
+        let actionable = state != .sent
+        let href = { (state: MailState, show: Bool) in "\(Self.mailPath)?state=\(state.rawValue)\(show ? "&show=1" : "")" }
+        var values: [String: Any] = [
+            "states": [MailState.failed, .queued, .sent].map { option -> [String: Any] in
+                ["href": href(option, show), "label": renderer[Self.label(option)], "current": option == state]
+            },
+            "stateLabel": renderer[Self.label(state)], "showAddresses": show, "showHref": href(state, true), "hideHref": href(state, false),
+            "actionable": actionable, "hasMails": !mails.isEmpty,
+            "mails": mails.map { mail -> [String: Any] in
+                var row: [String: Any] = ["id": mail.id, "recipient": show ? mail.recipient : Self.masked(mail.recipient), "kind": mail.kind,
+                                          "queued": RFC3339.string(milliseconds: mail.queuedAt).prefix(19).replacingOccurrences(of: "T", with: " "),
+                                          "attempts": String(mail.attempts), "lastError": mail.lastError ?? ""]
+                if actionable {
+                    row["retryToken"] = token(session, "\(Self.mailPath)/\(mail.id)/retry")
+                    row["discardToken"] = token(session, "\(Self.mailPath)/\(mail.id)/discard")
+                }
+                return row
+            },
+        ]
+        if mails.count == limit, let last = mails.last {
+            values["next"] = href(state, show) + "&after=" + ShortLinkList.token(ShortLinkCursor(value: last.queuedAt, suffix: last.id))
+        }
+        let notice: String? = switch parameters["done"] {
+        case "retried"?: renderer[.mailRetried]
+        case "discarded"?: renderer[.mailDiscarded]
+        case "unchanged"?: renderer[.mailNotChanged]
+        default: nil
+        }
+        return renderer.page("console-mail", title: renderer[.mail], chrome: chrome(session, .mail), values: values, notice: notice)
+    }
+
+    private func mailAction(_ id: String, action: String, session: ConsoleSession, context: Context) async throws -> Response {
+        guard id.utf8.count <= 100 else { throw HTTPError(.notFound) }
+        let now = clock.nowMilliseconds()
+        let changed: Bool
+        switch action {
+        case "retry": changed = try await admin.retryNow(id: id, now: now)
+        case "discard": changed = try await admin.discard(id: id, now: now)
+        default: throw HTTPError(.notFound)
+        }
+        if changed {
+            AuditLog.record(actor: session.actor, action: "mail.\(action)", object: id, logger: context.logger)
+            if action == "retry" { wakeMailSender() }
+        }
+        let state = action == "retry" && changed ? "queued" : "failed"
+        return redirect(to: "\(Self.mailPath)?state=\(state)&done=\(changed ? (action == "retry" ? "retried" : "discarded") : "unchanged")")
+    }
+
+    static func label(_ state: MailState) -> ConsoleText {
+        switch state {
+        case .queued: .mailQueued
+        case .sent: .mailSent
+        case .failed: .mailFailed
+        }
+    }
+
+    /// `a•••@example.com`: enough to tell mails apart, not enough to read the address.
+    static func masked(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@"), let first = address.first, at != address.startIndex else { return "•••" }
+        return "\(first)•••\(address[at...])"
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Hummingbird
+
+/// The console's first page: how the link domain is set up and what it has done.
+extension ConsoleController {
+    func overview(_ request: Request, session: ConsoleSession) async throws -> Response {
+        await linkEvents.flush()
+        let today = LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
+        let totals: [DailyEventTotal]
+        let linkCount: Int
+        do {
+            totals = try await admin.dailyEventTotals(fromDay: today - ConsoleCharts.days + 1)
+            linkCount = try await admin.shortLinkCount()
+        } catch {
+            return renderer.page("console-message", title: renderer[.overview], chrome: chrome(session, .overview),
+                                 values: ["body": renderer[.unavailable]], status: .serviceUnavailable)
+        }
+        let mail = try? await admin.summary()
+        let charts = Platform.allCases.compactMap { ConsoleCharts.clicks(totals, platform: $0, today: today, renderer: renderer) }
+        let warnings = ConfigurationWarnings.of(configuration)
+        let values: [String: Any] = [
+            "mode": configuration.mode.rawValue, "started": RFC3339.string(milliseconds: startedAt).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC",
+            "linkCount": String(linkCount), "mailSent": String(mail?.sent ?? 0), "mailQueued": String(mail?.queued ?? 0),
+            "mailFailed": String(mail?.failed ?? 0), "charts": charts, "hasCharts": !charts.isEmpty,
+            "warnings": warnings, "hasWarnings": !warnings.isEmpty,
+        ]
+        return renderer.page("console-overview", title: renderer[.overview], chrome: chrome(session, .overview), values: values)
+    }
+}

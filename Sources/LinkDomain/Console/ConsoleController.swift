@@ -1,0 +1,171 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// `/__/console`: server-rendered pages for operators (`docs/design/console.md`). Every page asks
+/// ``ConsoleAccess`` who is there; every change is a form POST (Post/Redirect/Get) that must come
+/// from this site with a token bound to the session and to what it does, and writes an audit line.
+struct ConsoleController<Context: RequestContext>: Sendable {
+    let configuration: LinkDomainConfiguration
+    let access: ConsoleAccess
+    let renderer: ConsoleRenderer
+    let links: ShortLinkOperations
+    let admin: any LinkAdminStore & MailAdminStore
+    let linkEvents: LinkEventRecorder
+    let router: LinkRouter
+    let clock: any WallClock
+    let startedAt: Int64
+    /// The caller's address as the abuse limits see it.
+    var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
+    /// Wakes the mail sender after a retry, so that it need not wait for its next look.
+    var wakeMailSender: @Sendable () -> Void = {}
+
+    static var base: String { RoutePaths.console }
+
+    var routes: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get(RouterPath("\(Self.base)/console.css")) { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                     body: .init(byteBuffer: ConsoleRenderer.stylesheet))
+        }
+        routes.get(RouterPath("\(Self.base)/sign-in")) { request, _ in try signInPage(request) }
+        routes.post(RouterPath("\(Self.base)/sign-in")) { request, context in try await signIn(request, context: context) }
+        routes.post(RouterPath("\(Self.base)/sign-out")) { request, context in
+            try await change(request, context: context) { _, _ in
+                var response = redirect(to: "\(Self.base)/sign-in?done=signed-out")
+                response.headers[.setCookie] = ConsoleAccess.signedOutCookie
+                return response
+            }
+        }
+        routes.get(RouterPath(Self.base)) { request, context in try await page(request, context: context) { try await overview($0, session: $1) } }
+        addLinkRoutes(to: routes)
+        addMailRoutes(to: routes)
+        return routes
+    }
+
+    // MARK: Access
+
+    /// A page for whoever may see it: the sign-in page's redirect otherwise (404 when the console is off).
+    func page(_ request: Request, context: Context, _ body: (Request, ConsoleSession) async throws -> Response) async throws -> Response {
+        guard access.policy != .closed else { throw HTTPError(.notFound) }
+        guard let session = session(request) else { return redirect(to: "\(Self.base)/sign-in") }
+        return renew(try await body(request, session), session: session)
+    }
+
+    /// A change: from this site only, with the token its form carried, by whoever may make it.
+    func change(_ request: Request, context: Context, _ body: (ConsoleSession, [String: String]) async throws -> Response) async throws -> Response {
+        guard access.policy != .closed else { throw HTTPError(.notFound) }
+        guard isSameOrigin(request) else { return refusedForm() }
+        guard let session = session(request) else { return redirect(to: "\(Self.base)/sign-in?done=session-ended") }
+        let form = try await formFields(request)
+        guard let token = form["csrf"], access.seal.isValidFormToken(token, session: session, action: request.uri.path, now: clock.nowSeconds) else {
+            return refusedForm()
+        }
+        return renew(try await body(session, form), session: session)
+    }
+
+    func session(_ request: Request) -> ConsoleSession? {
+        access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)
+    }
+
+    func chrome(_ session: ConsoleSession, _ section: ConsoleChrome.Section? = nil) -> ConsoleChrome {
+        ConsoleChrome(current: section, actor: session.actor,
+                      signOutToken: access.policy == .signIn ? token(session, "\(Self.base)/sign-out") : nil)
+    }
+
+    /// A form's CSRF token for the POST to `action`.
+    func token(_ session: ConsoleSession, _ action: String) -> String {
+        access.seal.formToken(session, action: action, now: clock.nowSeconds)
+    }
+
+    /// Each answer to a signed-in request renews the cookie's last use: the idle time counts from now.
+    private func renew(_ response: Response, session: ConsoleSession) -> Response {
+        guard access.policy == .signIn, response.headers[.setCookie] == nil, let digest = access.credentialDigest(actor: session.actor) else {
+            return response
+        }
+        var response = response
+        response.headers[.setCookie] = access.cookie(session, credentialDigest: digest, now: clock.nowSeconds)
+        return response
+    }
+
+    /// Browsers say where a request comes from; a form posted from another site is refused before anything else.
+    private func isSameOrigin(_ request: Request) -> Bool {
+        if let site = request.headers[.secFetchSite], site != "same-origin" { return false }
+        if let origin = request.headers[.origin], origin != "null" {
+            guard let host = WebAddress(origin)?.host, let own = request.head.authority?.split(separator: ":").first else { return false }
+            return host.lowercased() == own.lowercased()
+        }
+        return true
+    }
+
+    private func refusedForm() -> Response {
+        renderer.page("console-message", title: renderer[.console], chrome: ConsoleChrome(), values: ["body": renderer[.formExpired]],
+                      status: .forbidden)
+    }
+
+    func formFields(_ request: Request) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        return Self.formFields(String(buffer: body))
+    }
+
+    /// An `application/x-www-form-urlencoded` body's fields; of a name given twice, the first.
+    static func formFields(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String { QueryString.percentDecode(Substring(text.replacingOccurrences(of: "+", with: " "))) }
+            let name = decoded(parts[0])
+            if fields[name] == nil { fields[name] = parts.count == 2 ? decoded(parts[1]) : "" }
+        }
+        return fields
+    }
+
+    func redirect(to location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    // MARK: Signing in
+
+    private func signInPage(_ request: Request) throws -> Response {
+        guard access.policy != .closed else { throw HTTPError(.notFound) }
+        if access.policy == .open || session(request) != nil { return redirect(to: Self.base) }
+        let notice: String? = switch request.uri.queryParameters["done"] {
+        case "signed-out"?: renderer[.signedOut]
+        case "session-ended"?: renderer[.sessionEnded]
+        default: nil
+        }
+        return renderer.page("console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
+                             values: ["csrf": signInToken], notice: notice)
+    }
+
+    /// The sign-in form has no session to bind to: its token only proves the form came from this site.
+    private var signInToken: String { token(ConsoleSession(actor: "", signedInAt: 0), "\(Self.base)/sign-in") }
+
+    private func signIn(_ request: Request, context: Context) async throws -> Response {
+        guard access.policy == .signIn else { return redirect(to: Self.base) }
+        guard isSameOrigin(request) else { return refusedForm() }
+        let form = try await formFields(request)
+        guard let token = form["csrf"],
+              access.seal.isValidFormToken(token, session: ConsoleSession(actor: "", signedInAt: 0), action: "\(Self.base)/sign-in", now: clock.nowSeconds)
+        else { return refusedForm() }
+        let name = form["name"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        let now = clock.nowSeconds
+        switch await access.signIn(name: name, password: form["password"] ?? "", client: clientAddress(request, context), now: now) {
+        case .signedIn(let session, let digest):
+            AuditLog.record(actor: session.actor, action: "console.signIn", object: "-", logger: context.logger)
+            var response = redirect(to: Self.base)
+            response.headers[.setCookie] = access.cookie(session, credentialDigest: digest, now: now)
+            return response
+        case .refused:
+            context.logger.notice("console sign-in refused")
+            return renderer.page("console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
+                                 values: ["csrf": signInToken, "name": name], problem: renderer[.signInRefused], status: .unauthorized)
+        case .tooMany(let wait):
+            var response = renderer.page("console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
+                                         values: ["csrf": signInToken, "name": name], problem: renderer[.signInTooMany], status: .tooManyRequests)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+
+/// What every console page shows around its content: the navigation and who is signed in.
+struct ConsoleChrome: Sendable {
+    enum Section: String, Sendable, CaseIterable {
+        case overview, links, mail
+    }
+
+    var current: Section?
+    var actor: String?
+    /// The sign-out form's CSRF token; nil where there is nothing to sign out of (development).
+    var signOutToken: String?
+}
+
+/// The console's pages: its own templates and strings (`Public/console/`, built into the binary;
+/// a custom `publicDirectory` restyles the pages people see, not the operators' console), in the
+/// pages' stylesheet with the console's additions. Every value goes through `{{ }}`, which escapes it.
+struct ConsoleRenderer: Sendable {
+    let library: MustacheLibrary
+    let strings: [String: String]
+    let appName: String
+
+    init(appName: String) {
+        var templates: [String: MustacheTemplate] = [:]
+        let prefix = "console/templates/", suffix = ".mustache"
+        for (path, source) in PageAssets.builtInFiles where path.hasPrefix(prefix) && path.hasSuffix(suffix) {
+            // The templates are the repository's, and a test renders each: one that did not parse would fail it.
+            if let template = try? MustacheTemplate(string: source) { templates[String(path.dropFirst(prefix.count).dropLast(suffix.count))] = template }
+        }
+        library = MustacheLibrary(templates: templates)
+        strings = PageAssets.builtInFiles["console/locales/en.json"].flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+        self.appName = appName
+    }
+
+    subscript(_ text: ConsoleText) -> String { strings[text.rawValue] ?? text.rawValue }
+
+    /// `text` with each `{name}` replaced by its value.
+    func format(_ text: ConsoleText, _ values: [String: String]) -> String {
+        values.reduce(self[text]) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }
+    }
+
+    static let stylesheet = ByteBuffer(string: PageAssets.builtInFiles["console/console.css"] ?? "")
+
+    /// Console answers are never cached or indexed.
+    static let headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .xRobotsTag: "noindex, nofollow"]
+
+    func page(_ template: String, title: String, chrome: ConsoleChrome, values: [String: Any] = [:], notice: String? = nil, problem: String? = nil,
+              status: HTTPResponse.Status = .ok) -> Response {
+        var object = values
+        object["t"] = strings
+        object["title"] = title
+        object["appName"] = appName
+        if let notice { object["notice"] = notice }
+        if let problem { object["problem"] = problem }
+        if chrome.actor != nil {
+            object["hasNav"] = true
+            object["nav"] = ConsoleChrome.Section.allCases.map { section -> [String: Any] in
+                let label: ConsoleText = switch section {
+                case .overview: .navOverview
+                case .links: .navLinks
+                case .mail: .navMail
+                }
+                return ["href": section == .overview ? RoutePaths.console : "\(RoutePaths.console)/\(section.rawValue)", "label": self[label],
+                        "current": section == chrome.current]
+            }
+            object["actor"] = chrome.actor
+        }
+        if let token = chrome.signOutToken { object["signOut"] = token }
+        let html = library.render(object, withTemplate: template) ?? ""
+        return Response(status: status, headers: Self.headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+
+/// `GET /v1/shortLinks` (paged, searched, sorted), `GET` and `DELETE /v1/shortLinks/{suffix}`, and
+/// `POST /v1/shortLinks/{suffix}:disable` / `:enable`: what the console does, for scripts.
+extension ShortLinksController {
+    func addListingRoutes(to routes: RouteCollection<Context>) {
+        routes.get(RouterPath(RoutePaths.createShortLink)) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await list(request, context: context) }
+        }
+        routes.get(RouterPath(RoutePaths.shortLink)) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
+                try authorize(request)
+                return ShortLinkResource(try await operations.listing(suffix: try suffix(context), logger: context.logger), publicBaseURL: configuration.publicBaseURL)
+            }
+        }
+        routes.delete(RouterPath(RoutePaths.shortLink)) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
+                try authorize(request)
+                try await operations.delete(suffix: try suffix(context), actor: "api-key", logger: context.logger)
+                return EmptyAnswer()
+            }
+        }
+        routes.post(RouterPath(RoutePaths.shortLink)) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
+                try authorize(request)
+                let name = context.parameters.get("name") ?? ""
+                let parts = name.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, let method = ["disable": true, "enable": false][String(parts[1])] else {
+                    throw .notFound("no such method: use {suffix}:disable or {suffix}:enable")
+                }
+                try await operations.setDisabled(method, suffix: String(parts[0]), actor: "api-key", logger: context.logger)
+                return ShortLinkResource(try await operations.listing(suffix: String(parts[0]), logger: context.logger),
+                                             publicBaseURL: configuration.publicBaseURL)
+            }
+        }
+    }
+
+    private func suffix(_ context: Context) throws(ShortLinkAPIError) -> String {
+        let name = context.parameters.get("name") ?? ""
+        guard !name.contains(":") else { throw .notFound("no such method") }
+        return name
+    }
+
+    private func list(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> ShortLinkList {
+        try authorize(request)
+        let parameters = request.uri.queryParameters
+        var query = ShortLinkQuery(text: parameters["query"].map(String.init) ?? "")
+        guard query.text.utf8.count <= 200 else { throw .invalidArgument("query is longer than 200 bytes") }
+        switch parameters["orderBy"].map(String.init) {
+        case nil, "createTime"?: query.order = .created
+        case "clicks"?: query.order = .clicks
+        default: throw .invalidArgument("orderBy must be createTime or clicks")
+        }
+        if let size = parameters["pageSize"] {
+            guard let size = Int(size), (1...100).contains(size) else { throw .invalidArgument("pageSize must be 1 to 100") }
+            query.limit = size
+        }
+        if let token = parameters["pageToken"] {
+            guard let cursor = ShortLinkList.cursor(token: String(token)) else { throw .invalidArgument("pageToken is not one this API gave") }
+            query.after = cursor
+        }
+        let page = try await operations.list(query, logger: context.logger)
+        return ShortLinkList(shortLinks: page.map { ShortLinkResource($0, publicBaseURL: configuration.publicBaseURL) },
+                             nextPageToken: page.count == query.limit ? page.last.map { ShortLinkList.token($0.cursor(for: query.order)) } : nil)
+    }
+}
+
+/// A short link as the listing API answers it.
+struct ShortLinkResource: Encodable, Sendable {
+    let name: String
+    let shortLink: String
+    let longDynamicLink: String
+    let createTime: String
+    let disabled: Bool
+    /// `CLICK` events, all time, as a string (Google's int64 in JSON).
+    let clickCount: String
+
+    init(_ listing: ShortLinkListing, publicBaseURL: String) {
+        name = "shortLinks/" + listing.record.suffix
+        shortLink = publicBaseURL + "/" + listing.record.suffix
+        longDynamicLink = publicBaseURL + "/?" + listing.record.longLinkQuery
+        createTime = RFC3339.string(milliseconds: listing.record.createdAt)
+        disabled = listing.disabled
+        clickCount = String(listing.clicks)
+    }
+}
+
+struct ShortLinkList: Encodable, Sendable {
+    let shortLinks: [ShortLinkResource]
+    let nextPageToken: String?
+
+    /// `value.suffix` in base64url: opaque to callers, checked when it comes back.
+    static func token(_ cursor: ShortLinkCursor) -> String {
+        Base64URL.encode(Array("\(cursor.value).\(cursor.suffix)".utf8))
+    }
+
+    static func cursor(token: String) -> ShortLinkCursor? {
+        guard token.utf8.count <= 400, let bytes = Base64URL.decode(token), let text = String(data: bytes, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let value = Int64(parts[0]) else { return nil }
+        return ShortLinkCursor(value: value, suffix: String(parts[1]))
+    }
+}
+
+/// `{}`: what a deletion answers, as Google's APIs do.
+struct EmptyAnswer: Encodable, Sendable {}

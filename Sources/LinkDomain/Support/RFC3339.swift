@@ -1,0 +1,14 @@
+import Foundation
+
+/// Times as Google's APIs write them: `2026-11-25T07:09:13.123Z`.
+enum RFC3339 {
+    static func string(milliseconds: Int64) -> String {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)
+            .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon).dateTimeSeparator(.standard))
+    }
+
+    /// The day alone: `2026-11-25`.
+    static func day(milliseconds: Int64) -> String {
+        String(string(milliseconds: milliseconds).prefix(10))
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import LinkDomain
+
+@Suite("The console's templates and strings")
+struct ConsoleTemplateTests {
+    static var templates: [(name: String, source: String)] {
+        PageAssets.builtInFiles.filter { $0.key.hasPrefix("console/templates/") }.map { ($0.key, $0.value) }
+    }
+
+    @Test("every template parses, and every string it names is in the table (so none shows its key)")
+    func strings() throws {
+        let renderer = ConsoleRenderer(appName: "Example")
+        #expect(Self.templates.count >= 8 && renderer.library.getTemplate(named: "console-layout") != nil)
+        let keys = Set(ConsoleText.allCases.map(\.rawValue))
+        for (name, source) in Self.templates {
+            #expect(renderer.library.getTemplate(named: String(name.dropFirst("console/templates/".count).dropLast(".mustache".count))) != nil, "\(name)")
+            for match in source.matches(of: /\{\{t\.([a-z0-9_]+)\}\}/) {
+                #expect(keys.contains(String(match.output.1)), "\(name): t.\(match.output.1)")
+            }
+            // Values are escaped: no triple mustaches.
+            #expect(!source.contains("{{{"), "\(name)")
+        }
+        #expect(ConsoleText.allCases.allSatisfy { renderer.strings[$0.rawValue] != nil })
+    }
+
+    @Test("a chart draws one bar a day per event with the same numbers in its table")
+    func chart() throws {
+        let renderer = ConsoleRenderer(appName: "Example")
+        let totals = [DailyEventTotal(day: 100, platform: .iOS, event: .click, count: 4), DailyEventTotal(day: 100, platform: .iOS, event: .redirectToApp, count: 2),
+                      DailyEventTotal(day: 90, platform: .iOS, event: .click, count: 8), DailyEventTotal(day: 100, platform: .android, event: .click, count: 1),
+                      DailyEventTotal(day: 50, platform: .iOS, event: .click, count: 1_000)]
+        let chart = try #require(ConsoleCharts.clicks(totals, platform: .iOS, today: 100, renderer: renderer))
+        let bars = try #require(chart["bars"] as? [[String: Any]])
+        #expect(bars.count == 3)
+        // The busiest day is the full height; the others in proportion.
+        let heights = bars.compactMap { $0["h"] as? Int64 }
+        #expect(heights.max() == Int64(ConsoleCharts.height - 10) && heights.contains(Int64(ConsoleCharts.height - 10) / 2))
+        let rows = try #require(chart["rows"] as? [[String: Any]])
+        #expect(rows.count == 2 && (rows.first?["counts"] as? [String]) == ["4", "2"])
+        #expect(ConsoleCharts.clicks(totals, platform: .desktop, today: 100, renderer: renderer) == nil)
+    }
+}

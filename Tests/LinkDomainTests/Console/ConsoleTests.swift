@@ -1,0 +1,186 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import LinkDomain
+
+/// The console over HTTP: who may use it in each mode, its forms' protections, and what its
+/// changes do to the links people open.
+@Suite("The console")
+struct ConsoleTests {
+    static let password = "correct horse battery staple"
+
+    /// The fixture's deployment (an https public URL) with a console user, or in development.
+    static func services(development: Bool = false, users: Bool = true, adminKeys: Bool = true) async throws -> LinkDomainServices {
+        var configuration = try Fixtures.load(Fixtures.multiAppJSON)
+        configuration.storage = .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString).sqlite").path)
+        if development {
+            configuration.publicBaseURL = "http://127.0.0.1:9"
+        }
+        if users { configuration.console.users = [.init(name: "ops", passwordHash: try ConsolePasswords.hash(password))] }
+        if !adminKeys { configuration.backend.adminKeys = [] }
+        return try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    typealias Client = any TestClientProtocol
+
+    /// A browser as far as the console cares: its cookie, and same-origin form posts.
+    struct Browser {
+        let client: Client
+        var cookie: String?
+
+        func get(_ uri: String) async throws -> TestResponse {
+            try await client.execute(uri: uri, method: .get, headers: cookie.map { [.cookie: $0] } ?? [:], body: nil)
+        }
+
+        mutating func post(_ uri: String, _ fields: [String: String], site: String = "same-origin") async throws -> TestResponse {
+            var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .secFetchSite: site]
+            if let cookie { headers[.cookie] = cookie }
+            let body = fields.map { "\($0.key)=\(ActionLinkEncoder.percentEncode($0.value))" }.joined(separator: "&")
+            let response = try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+            if let set = response.headers[.setCookie], let value = set.split(separator: ";").first {
+                cookie = value.hasSuffix("=") ? nil : String(value)
+            }
+            return response
+        }
+
+        /// The CSRF token of the form posting to `action` on page `page`.
+        func token(on page: String, for action: String) async throws -> String {
+            let html = String(buffer: try await get(page).body)
+            let form = try #require(html.range(of: "action=\"\(action)\""))
+            let rest = html[form.upperBound...]
+            let value = try #require(rest.firstMatch(of: /name="csrf" value="([^"]+)"/))
+            return String(value.output.1)
+        }
+
+        mutating func signIn(name: String = "ops", password: String = ConsoleTests.password) async throws -> TestResponse {
+            let token = try await token(on: "/__/console/sign-in", for: "/__/console/sign-in")
+            return try await post("/__/console/sign-in", ["csrf": token, "name": name, "password": password])
+        }
+    }
+
+    @Test("a deployment: signed-out requests go to sign-in; a wrong password is refused alike for any name; a right one opens it")
+    func signingIn() async throws {
+        try await LinkDomainApplication.build(try await Self.services(), logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            for path in ["/__/console", "/__/console/links", "/__/console/mail", "/__/console/links/abcd"] {
+                let response = try await browser.get(path)
+                #expect(response.status == .seeOther && response.headers[.location] == "/__/console/sign-in", "\(path)")
+            }
+            let page = try await browser.get("/__/console/sign-in")
+            #expect(page.status == .ok && page.headers[.cacheControl] == "no-store" && page.headers[.xRobotsTag] == "noindex, nofollow")
+            let wrong = try await browser.signIn(password: "not the password")
+            let unknown = try await browser.signIn(name: "nobody", password: "not the password")
+            #expect(wrong.status == .unauthorized && unknown.status == .unauthorized && browser.cookie == nil)
+            #expect(String(buffer: wrong.body).contains("do not match") && String(buffer: unknown.body).contains("do not match"))
+            let right = try await browser.signIn()
+            #expect(right.status == .seeOther && right.headers[.location] == "/__/console")
+            let set = try #require(right.headers[.setCookie])
+            #expect(set.hasPrefix("__Host-linkdomain-console=") && set.contains("HttpOnly") && set.contains("Secure") && set.contains("SameSite=Strict"))
+            let overview = try await browser.get("/__/console")
+            #expect(overview.status == .ok && String(buffer: overview.body).contains("ops"))
+            // Signing out ends it in this browser.
+            let token = try await browser.token(on: "/__/console", for: "/__/console/sign-out")
+            _ = try await browser.post("/__/console/sign-out", ["csrf": token])
+            #expect(try await browser.get("/__/console").status == .seeOther)
+        }
+    }
+
+    @Test("an admin key signs in with no name; a forged or stale cookie does not")
+    func adminKey() async throws {
+        try await LinkDomainApplication.build(try await Self.services(users: false), logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            #expect(try await browser.signIn(name: "", password: Fixtures.adminKey).status == .seeOther)
+            let overview = String(buffer: try await browser.get("/__/console").body)
+            #expect(overview.contains("admin-key-") && !overview.contains(Fixtures.adminKey))
+            var forged = browser
+            forged.cookie = browser.cookie.map { String($0.dropLast(2)) + "AA" }
+            #expect(try await forged.get("/__/console").status == .seeOther)
+        }
+    }
+
+    @Test("a deployment with no console users and no admin keys has no console")
+    func closed() async throws {
+        try await LinkDomainApplication.build(try await Self.services(users: false, adminKeys: false), logger: Logger(label: "test")).test(.router) { client in
+            let console = try await client.execute(uri: "/__/console", method: .get)
+            let signIn = try await client.execute(uri: "/__/console/sign-in", method: .get)
+            #expect(console.status == .notFound && signIn.status == .notFound)
+        }
+    }
+
+    @Test("development: open without signing in, like the emulator's UI")
+    func development() async throws {
+        let services = try await Self.services(development: true)
+        #expect(services.configuration.mode == .development)
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            let overview = try await client.execute(uri: "/__/console", method: .get)
+            #expect(overview.status == .ok && String(buffer: overview.body).contains("development"))
+        }
+    }
+
+    @Test("a form posted from another site, or without its token, changes nothing")
+    func crossSite() async throws {
+        let services = try await Self.services()
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let token = try await browser.token(on: "/__/console/links", for: "/__/console/links")
+            let crossSite = try await browser.post("/__/console/links", ["csrf": token, "link": "https://example.com/x"], site: "cross-site")
+            let noToken = try await browser.post("/__/console/links", ["link": "https://example.com/x"])
+            let otherForm = try await browser.post("/__/console/links", ["csrf": "1.AAAA", "link": "https://example.com/x"])
+            #expect(crossSite.status == .forbidden && noToken.status == .forbidden && otherForm.status == .forbidden)
+            #expect(try await services.admin.shortLinkCount() == 0)
+        }
+    }
+
+    @Test("create, find, disable, enable and delete a link: what people opening it get follows at once")
+    func linkLifecycle() async throws {
+        let services = try await Self.services()
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let token = try await browser.token(on: "/__/console/links", for: "/__/console/links")
+            let created = try await browser.post("/__/console/links", ["csrf": token, "link": "https://example.com/product/42", "ibi": "com.example.mail",
+                                                                      "option": "SHORT"])
+            #expect(created.status == .seeOther)
+            let location = try #require(created.headers[.location])
+            let suffix = String(try #require(location.firstMatch(of: /\/__\/console\/links\/([A-Za-z0-9]+)\?done=created/)).output.1)
+            let desktop: HTTPFields = [.userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"]
+            #expect(try await client.execute(uri: "/\(suffix)", method: .get, headers: desktop).status == .found)
+            let list = String(buffer: try await browser.get("/__/console/links?q=\(suffix)").body)
+            #expect(list.contains("/__/console/links/\(suffix)") && list.contains("https://example.com/product/42"))
+            let page = String(buffer: try await browser.get(location).body)
+            #expect(page.contains("Created https://links.example.com/\(suffix)") && page.contains("qr.svg"))
+            let qr = try await browser.get("/__/console/links/\(suffix)/qr.png")
+            #expect(qr.status == .ok && qr.headers[.contentType] == "image/png")
+
+            let disable = try await browser.token(on: location, for: "/__/console/links/\(suffix)/disable")
+            #expect(try await browser.post("/__/console/links/\(suffix)/disable", ["csrf": disable]).status == .seeOther)
+            #expect(try await client.execute(uri: "/\(suffix)", method: .get, headers: desktop).status == .notFound)
+            let enable = try await browser.token(on: "/__/console/links/\(suffix)", for: "/__/console/links/\(suffix)/enable")
+            _ = try await browser.post("/__/console/links/\(suffix)/enable", ["csrf": enable])
+            #expect(try await client.execute(uri: "/\(suffix)", method: .get, headers: desktop).status == .found)
+            let delete = try await browser.token(on: "/__/console/links/\(suffix)", for: "/__/console/links/\(suffix)/delete")
+            // Without the confirmation box ticked, nothing happens.
+            _ = try await browser.post("/__/console/links/\(suffix)/delete", ["csrf": delete])
+            #expect(try await client.execute(uri: "/\(suffix)", method: .get, headers: desktop).status == .found)
+            _ = try await browser.post("/__/console/links/\(suffix)/delete", ["csrf": delete, "confirm": "yes"])
+            #expect(try await client.execute(uri: "/\(suffix)", method: .get, headers: desktop).status == .notFound)
+            #expect(try await browser.get("/__/console/links/\(suffix)").status == .notFound)
+        }
+    }
+
+    @Test("a link the console cannot make is refused with the link API's reason")
+    func refusedLink() async throws {
+        try await LinkDomainApplication.build(try await Self.services(), logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let token = try await browser.token(on: "/__/console/links", for: "/__/console/links")
+            let refused = try await browser.post("/__/console/links", ["csrf": token, "link": "javascript:alert(1)"])
+            #expect(refused.status == .badRequest && String(buffer: refused.body).contains("must be an http(s) URL"))
+        }
+    }
+}
