@@ -10,6 +10,7 @@ public struct LinkMetrics: Sendable {
     /// validates the metric's name under its lock, which showed in the request profile.
     private let requestMetrics = MetricCache<RequestMetricKey, (requests: Counter, duration: DurationHistogram)>()
     private let eventCounters = MetricCache<LinkEventKey, Counter>()
+    private let backendMetrics = MetricCache<BackendCallKey, (calls: Counter, duration: DurationHistogram)>()
 
     public init() {}
 
@@ -49,16 +50,18 @@ public struct LinkMetrics: Sendable {
     /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,
     /// `unreachable`, `timeout`, `invalid_response`).
     func backendCall(_ operation: String, outcome: String, duration: Duration) {
-        registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
-                                             helpText: "Auth backend calls by operation and outcome."),
-            labels: [("operation", operation), ("outcome", outcome)]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
-                                             helpText: "Auth backend call latency by operation."),
-            labels: [("operation", operation)], buckets: Self.latencyBuckets
-        ).record(duration)
+        let metrics = backendMetrics.metric(for: BackendCallKey(operation: operation, outcome: outcome)) { key in
+            (registry.makeCounter(
+                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
+                                                 helpText: "Auth backend calls by operation and outcome."),
+                labels: [("operation", key.operation), ("outcome", key.outcome)]),
+             registry.makeDurationHistogram(
+                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
+                                                 helpText: "Auth backend call latency by operation."),
+                labels: [("operation", key.operation)], buckets: Self.latencyBuckets))
+        }
+        metrics.calls.increment()
+        metrics.duration.record(duration)
     }
 
     /// One code spent through the pages, by mode.

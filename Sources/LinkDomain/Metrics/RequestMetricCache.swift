@@ -21,6 +21,12 @@ final class MetricCache<Key: Hashable & Sendable, Metric: Sendable>: Sendable {
     }
 }
 
+/// A backend call's labels: the operation and how it ended (known codes only, so the set is bounded).
+struct BackendCallKey: Hashable, Sendable {
+    let operation: String
+    let outcome: String
+}
+
 /// A short-link event counter's labels.
 struct LinkEventKey: Hashable, Sendable {
     let event: LinkEvent

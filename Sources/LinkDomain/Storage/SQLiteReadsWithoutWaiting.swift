@@ -19,16 +19,25 @@ final class SQLiteReadsWithoutWaiting: Sendable {
         idle = Mutex(try (0..<max(1, connections)).map { _ in try DatabaseQueue(path: path, configuration: configuration) })
     }
 
-    /// `body`'s value, or nil when no connection is free or the read failed.
+    /// `body`'s value, or nil when no connection is free or the read failed. `body` makes one
+    /// statement, which SQLite runs in a read transaction of its own: no BEGIN and COMMIT around it.
     func read<T>(_ body: (Database) throws -> T) -> T? {
         guard let connection = idle.withLock({ $0.popLast() }) else { return nil }
         defer { idle.withLock { $0.append(connection) } }
-        return try? connection.read(body)
+        return try? connection.unsafeRead(body)
     }
 }
 
 extension SQLiteStore {
     public func codeWithoutWaiting(_ code: String) -> OobCodeRecord? {
-        readsWithoutWaiting.read { db in try OobCodeRecord.fetchOne(db.cachedStatement(sql: Self.codeQuery), arguments: [code]) } ?? nil
+        readsWithoutWaiting.read { db in
+            // The columns read by name, not through Codable: this read is every reset form's.
+            try Row.fetchOne(db.cachedStatement(sql: Self.codeQuery), arguments: [code]).flatMap { row -> OobCodeRecord? in
+                guard let requestType = OobRequestType(rawValue: row["requestType"]) else { return nil }
+                return OobCodeRecord(code: row["code"], projectID: row["projectID"], tenantID: row["tenantID"], requestType: requestType,
+                                     email: row["email"], newEmail: row["newEmail"], localID: row["localID"], link: row["link"],
+                                     createdAt: row["createdAt"], expiresAt: row["expiresAt"])
+            }
+        } ?? nil
     }
 }

@@ -26,4 +26,11 @@ struct FormTokenTests {
     func extremes(issuedAt: Int64) {
         #expect(!tokens.isValid("\(issuedAt).AAAA", mode: "resetPassword", code: "c", now: now))
     }
+
+    @Test("tokens are an HMAC-SHA256 over length-prefixed parts: the same bytes across releases, so open pages keep working")
+    func knownAnswer() {
+        let token = FormToken(secret: Array(repeating: 1, count: 32)).token(mode: "resetPassword", code: "CODE", issuedAt: 1_764_057_600)
+        // Python: hmac.new(bytes([1] * 32), b"2:v2|4:form|13:resetPassword|4:CODE|10:1764057600", "sha256"), base64url without padding.
+        #expect(token == "1764057600.gdW-zJPPxvBhhnvhSHHpouUoYwxLxkkhahiWHYo1PG0")
+    }
 }
