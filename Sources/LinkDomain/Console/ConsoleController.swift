@@ -12,6 +12,9 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     let renderer: ConsoleRenderer
     let links: ShortLinkOperations
     let admin: any LinkAdminStore & MailAdminStore
+    /// The embedded backend's accounts; nil with another backend (no Accounts section).
+    let embedded: EmbeddedBackend?
+    let files: AssociationFiles
     let linkEvents: LinkEventRecorder
     let router: LinkRouter
     let clock: any WallClock
@@ -41,6 +44,8 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         routes.get(RouterPath(Self.base)) { request, context in try await page(request, context: context) { try await overview($0, session: $1) } }
         addLinkRoutes(to: routes)
         addMailRoutes(to: routes)
+        addAccountRoutes(to: routes)
+        addAssociationRoutes(to: routes)
         return routes
     }
 
@@ -70,7 +75,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     }
 
     func chrome(_ session: ConsoleSession, _ section: ConsoleChrome.Section? = nil) -> ConsoleChrome {
-        ConsoleChrome(current: section, actor: session.actor,
+        ConsoleChrome(current: section, sections: ConsoleChrome.Section.allCases.filter { $0 != .accounts || embedded != nil }, actor: session.actor,
                       signOutToken: access.policy == .signIn ? token(session, "\(Self.base)/sign-out") : nil)
     }
 

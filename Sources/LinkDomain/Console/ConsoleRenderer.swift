@@ -6,10 +6,12 @@ import Mustache
 /// What every console page shows around its content: the navigation and who is signed in.
 struct ConsoleChrome: Sendable {
     enum Section: String, Sendable, CaseIterable {
-        case overview, links, mail
+        case overview, links, mail, accounts, association
     }
 
     var current: Section?
+    /// The sections this link domain has (accounts only with the embedded backend).
+    var sections = Section.allCases
     var actor: String?
     /// The sign-out form's CSRF token; nil where there is nothing to sign out of (development).
     var signOutToken: String?
@@ -57,11 +59,13 @@ struct ConsoleRenderer: Sendable {
         if let problem { object["problem"] = problem }
         if chrome.actor != nil {
             object["hasNav"] = true
-            object["nav"] = ConsoleChrome.Section.allCases.map { section -> [String: Any] in
+            object["nav"] = chrome.sections.map { section -> [String: Any] in
                 let label: ConsoleText = switch section {
                 case .overview: .navOverview
                 case .links: .navLinks
                 case .mail: .navMail
+                case .accounts: .navAccounts
+                case .association: .navAssociation
                 }
                 return ["href": section == .overview ? RoutePaths.console : "\(RoutePaths.console)/\(section.rawValue)", "label": self[label],
                         "current": section == chrome.current]

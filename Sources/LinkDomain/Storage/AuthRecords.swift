@@ -92,8 +92,13 @@ extension UserRecord {
     /// next whole second, so that a token issued earlier in this second is refused too. Sessions
     /// begun after the change wait for that second (``AccountService/newSession(for:provider:now:extraClaims:)``).
     mutating func revokeSessions(at now: Int64) {
+        validSince = Self.validSince(revokingAt: now)
+    }
+
+    /// The `validSince` (seconds) that ends every session made up to `now` (milliseconds): rounded up.
+    static func validSince(revokingAt now: Int64) -> Int64 {
         let (seconds, remainder) = now.quotientAndRemainder(dividingBy: 1000)
-        validSince = remainder > 0 ? seconds + 1 : seconds
+        return remainder > 0 ? seconds + 1 : seconds
     }
 }
 

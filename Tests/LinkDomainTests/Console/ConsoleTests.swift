@@ -183,4 +183,50 @@ struct ConsoleTests {
             #expect(refused.status == .badRequest && String(buffer: refused.body).contains("must be an http(s) URL"))
         }
     }
+
+    @Test("find an account, disable it (its sign-in is then refused), enable it, sign it out everywhere, delete it")
+    func accounts() async throws {
+        let services = try await Self.services()
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            let api = BackendClient(client: client)
+            let signUp = try await api.call("accounts:signUp", ["email": "ann@example.com", "password": "correct horse"], key: Fixtures.apiKey)
+            let id = try #require(signUp.string("localId"))
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let found = String(buffer: try await browser.get("/__/console/accounts?q=Ann%40example.com").body)
+            #expect(found.contains("/__/console/accounts/\(id)"))
+            let page = "/__/console/accounts/\(id)"
+            let disable = try await browser.token(on: page, for: "\(page)/disable")
+            #expect(try await browser.post("\(page)/disable", ["csrf": disable]).headers[.location] == "\(page)?done=disabled")
+            let refused = try await api.call("accounts:signInWithPassword", ["email": "ann@example.com", "password": "correct horse"], key: Fixtures.apiKey)
+            #expect(refused.errorMessage?.hasPrefix("USER_DISABLED") == true)
+            let enable = try await browser.token(on: page, for: "\(page)/enable")
+            _ = try await browser.post("\(page)/enable", ["csrf": enable])
+            let signIn = try await api.call("accounts:signInWithPassword", ["email": "ann@example.com", "password": "correct horse"], key: Fixtures.apiKey)
+            #expect(signIn.status == .ok)
+            // No relay in this configuration: the console says so instead of pretending.
+            let reset = try await browser.token(on: page, for: "\(page)/send-reset")
+            #expect(try await browser.post("\(page)/send-reset", ["csrf": reset]).headers[.location] == "\(page)?done=no-relay")
+            let revoke = try await browser.token(on: page, for: "\(page)/revoke")
+            _ = try await browser.post("\(page)/revoke", ["csrf": revoke])
+            let refreshed = try await api.post("/securetoken.googleapis.com/v1/token?key=\(Fixtures.apiKey)",
+                                               ["grant_type": "refresh_token", "refresh_token": try #require(signIn.string("refreshToken"))])
+            #expect(refreshed.status == .badRequest)
+            let delete = try await browser.token(on: page, for: "\(page)/delete")
+            _ = try await browser.post("\(page)/delete", ["csrf": delete, "confirm": "yes"])
+            #expect(try await browser.get(page).status == .notFound)
+        }
+    }
+
+    @Test("the association page shows the files as served and what they claim")
+    func association() async throws {
+        let services = try await Self.services()
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let page = String(buffer: try await browser.get("/__/console/association").body)
+            #expect(page.contains("ABCDE12345.com.example.mail") && page.contains("/__/auth/links") && page.contains(Fixtures.fingerprintA))
+            #expect(page.contains("&quot;applinks&quot;"))
+        }
+    }
 }
