@@ -12,6 +12,7 @@ struct LinkDomainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "linkdomain",
         abstract: "A self-hosted link domain for Firebase email links (the Dynamic Links replacement).",
+        version: LinkDomainVersion.current,
         subcommands: [Serve.self, Check.self, Keys.self, Import.self, Doctor.self, Mail.self, Console.self],
         defaultSubcommand: Serve.self
     )

@@ -118,9 +118,10 @@ def test_signed_out_requests_go_to_sign_in_and_a_wrong_password_is_refused(serve
         driver.quit()
 
 
-def test_a_short_link_from_creation_to_deletion(server, tmp_path):
+@pytest.mark.parametrize("javascript", [False, True], ids=["javascript off", "javascript on"])
+def test_a_short_link_from_creation_to_deletion(server, tmp_path, javascript):
     base = server.base
-    driver = chromium(DESKTOP)
+    driver = chromium(DESKTOP, javascript=javascript)
     try:
         sign_in(driver, base)
         driver.get(f"{base}/__/console/links")
@@ -249,10 +250,20 @@ def test_a_form_posted_from_another_site_is_refused(server, tmp_path):
         site.shutdown()
 
 
-def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server):
-    """axe-core's WCAG A and AA rules on every console page; a screenshot of each for the docs."""
+def violations(driver, name):
+    """axe-core's WCAG A and AA violations on the current page, one line each."""
     from axe_selenium_python import Axe
 
+    Axe(driver).inject()
+    driver.set_script_timeout(60)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}}).then(done);")
+    return [f"{name}: {violation['id']}: {[node['html'] for node in violation['nodes']][:3]}" for violation in result["violations"]]
+
+
+def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server):
+    """axe-core's WCAG A and AA rules on every console page; a screenshot of some for the docs."""
     base = server.base
     driver = chromium(DESKTOP, javascript=True)
     driver.set_window_size(1280, 900)
@@ -267,24 +278,25 @@ def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server
             status_of(base, f"/{suffix}")
         user = api(base, "/identitytoolkit.googleapis.com/v1/accounts:signUp", {"email": f"axe-{int(time.time() * 1000)}@example.com",
                                                                                 "password": "first password"})
-        pages = {"overview": "/__/console", "links": "/__/console/links", "link": link_page, "mail": "/__/console/mail?state=sent",
+        pages = {"overview": "/__/console", "links": "/__/console/links", "link": link_page, "mail": "/__/console/mail?state=sent", "mail, failed": "/__/console/mail?state=failed",
                  "accounts": "/__/console/accounts", "account": f"/__/console/accounts/{user['localId']}",
                  "association": "/__/console/association"}
         failures = []
+        signed_out = chromium(DESKTOP, javascript=True)
+        try:
+            for scheme in ["light", "dark"]:
+                signed_out.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                signed_out.get(f"{base}/__/console/sign-in")
+                failures += violations(signed_out, f"sign-in ({scheme})")
+        finally:
+            signed_out.quit()
         for scheme in ["light", "dark"]:
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
             for name, path in pages.items():
                 driver.get(base + path)
                 if name in ("overview", "link", "links") and SCREENSHOTS.is_dir():
                     driver.save_screenshot(str(SCREENSHOTS / f"console-{name}{'-dark' if scheme == 'dark' else ''}.png"))
-                axe = Axe(driver)
-                axe.inject()
-                driver.set_script_timeout(60)
-                result = driver.execute_async_script(
-                    "const done = arguments[arguments.length - 1];"
-                    "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}}).then(done);")
-                for violation in result["violations"]:
-                    failures.append(f"{name} ({scheme}): {violation['id']}: {[node['html'] for node in violation['nodes']][:3]}")
+                failures += violations(driver, f"{name} ({scheme})")
         assert not failures, "\n".join(failures)
     finally:
         driver.quit()
@@ -295,3 +307,18 @@ def test_the_console_answers_are_never_cached_or_indexed(server):
     assert response.headers["Cache-Control"] == "no-store"
     assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+
+
+def test_every_change_above_wrote_an_audit_line_and_none_holds_a_secret(server):
+    """Runs after the flows above, on the same server: who did what to which object."""
+    lines = [line for line in server.output().splitlines() if ": audit " in line]
+    fields = [dict(part.split("=", 1) for part in line.split(": audit ", 1)[1].split() if "=" in part) for line in lines]
+    actions = {(entry.get("actor"), entry.get("action")) for entry in fields}
+    for action in ["console.signIn", "shortLink.create", "shortLink.disable", "shortLink.enable", "shortLink.delete", "mail.retry",
+                   "account.disable", "account.send-reset"]:
+        assert ("ops", action) in actions, (action, lines)
+    assert all(entry.get("object") for entry in fields)
+    for line in lines:
+        assert "@" not in line and PASSWORD not in line and "oobCode" not in line and "https://" not in line, line
+    # A refused sign-in is a notice without the name tried or the password.
+    assert "console sign-in refused" in server.output() and "not the password" not in server.output()

@@ -81,3 +81,44 @@ def test_a_code_is_spent_once_across_both(replicas):
     # The ID token one replica signed is good on the other: they share the signing key.
     status, lookup = post(f"{b}/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k", {"idToken": successes[0]["idToken"]})
     assert status == 200 and lookup["users"][0]["email"] == "shared@example.com"
+
+
+def status_of(url):
+    """The status a desktop browser gets, redirects not followed."""
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, headers={"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0"})) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_a_link_deleted_or_disabled_on_one_stops_on_the_other_at_its_next_look(replicas):
+    """B has the link in its memory (it answered it); A disables, enables and deletes it."""
+    import time
+    a, b = replicas
+    status, answer = post(f"{a}/v1/shortLinks?key={KEY}", {"longDynamicLink": "http://localhost:9999/?link=https%3A%2F%2Fexample.com%2Fgone"})
+    assert status == 200, answer
+    suffix = answer["shortLink"].rsplit("/", 1)[1]
+    for _ in range(3):
+        assert status_of(f"{b}/{suffix}") == 302
+
+    def after(change):
+        started = time.monotonic()
+        status, answer = post(f"{a}/v1/shortLinks/{suffix}{change}?key={KEY}", {})
+        assert status == 200, answer
+        return started
+
+    def waits_for(expected, started):
+        # Replicas read the changes every second; three allow for a loaded machine.
+        while status_of(f"{b}/{suffix}") != expected:
+            assert time.monotonic() - started < 3, f"replica b did not answer {expected} within 3 s"
+            time.sleep(0.05)
+
+    waits_for(404, after(":disable"))
+    waits_for(302, after(":enable"))
+    request = urllib.request.Request(f"{a}/v1/shortLinks/{suffix}?key={KEY}", method="DELETE")
+    started = time.monotonic()
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
+    waits_for(404, started)

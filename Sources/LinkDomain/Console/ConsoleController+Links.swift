@@ -11,6 +11,11 @@ extension ConsoleController {
         routes.post(RouterPath(Self.linksPath)) { request, context in
             try await change(request, context: context) { session, form in try await createLink(form, session: session, request: request, context: context) }
         }
+        routes.post(RouterPath("\(Self.linksPath)/import")) { request, context in
+            try await change(request, context: context, maximumBytes: Self.importBytes) { session, form in
+                try await importLinks(form["csv"] ?? "", session: session, request: request, context: context)
+            }
+        }
         routes.get(RouterPath("\(Self.linksPath).csv")) { request, context in try await page(request, context: context) { _, _ in try await csv(context) } }
         routes.get(RouterPath("\(Self.linksPath)/:suffix")) { request, context in
             try await page(request, context: context) { request, session in try await linkPage(suffix(context), request: request, session: session, context: context) }
@@ -34,8 +39,8 @@ extension ConsoleController {
         try await linkList(request, session: session, context: context, problem: nil, status: .ok)
     }
 
-    private func linkList(_ request: Request, session: ConsoleSession, context: Context, problem: String?, status: HTTPResponse.Status) async throws
-        -> Response
+    func linkList(_ request: Request, session: ConsoleSession, context: Context, problem: String?, notice: String? = nil,
+                          status: HTTPResponse.Status) async throws -> Response
     {
         let chrome = chrome(session, .links)
         let parameters = request.uri.queryParameters
@@ -50,7 +55,8 @@ extension ConsoleController {
                                  status: .serviceUnavailable)
         }
         var values: [String: Any] = [
-            "query": query.text, "csrf": token(session, Self.linksPath), "hasLinks": !page.isEmpty,
+            "query": query.text, "csrf": token(session, Self.linksPath), "importToken": token(session, "\(Self.linksPath)/import"),
+            "hasLinks": !page.isEmpty,
             "orders": ShortLinkQuery.Order.allCases.map { order -> [String: Any] in
                 ["value": order.rawValue, "label": renderer[order == .created ? .sortCreated : .sortClicks], "selected": order == query.order]
             },
@@ -65,9 +71,10 @@ extension ConsoleController {
         if page.count == query.limit, let last = page.last {
             values["next"] = "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(query.text))&order=\(query.order.rawValue)&after=\(ShortLinkList.token(last.cursor(for: query.order)))"
         }
-        let notice = parameters["done"].flatMap { done -> String? in
-            done.hasPrefix("created-") ? renderer.format(.createdLink, ["link": "\(configuration.publicBaseURL)/\(done.dropFirst(8))"])
-                : done.hasPrefix("deleted-") ? renderer.format(.linkDeleted, ["suffix": String(done.dropFirst(8))]) : nil
+        // Only a suffix's shape: the query cannot put words of its own on the page.
+        let notice = notice ?? parameters["done"].flatMap { done -> String? in
+            guard done.hasPrefix("deleted-"), SuffixGenerator.isPlausible(done.dropFirst(8)) else { return nil }
+            return renderer.format(.linkDeleted, ["suffix": String(done.dropFirst(8))])
         }
         return renderer.page("console-links", title: renderer[.shortLinks], chrome: chrome, values: values, notice: notice, problem: problem,
                              status: status)
@@ -183,33 +190,6 @@ extension ConsoleController {
             return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome(session, .links),
                                  values: ["body": renderer[error == .unavailable ? .unavailable : .notFound], "back": Self.linksPath], status: status)
         }
-    }
-
-    /// Every link as CSV, in the columns `linkdomain import` reads (`shortLink,longLink,createdAt`), with its state and clicks.
-    private func csv(_ context: Context) async throws -> Response {
-        var lines = ["shortLink,longLink,createdAt,disabled,clicks"]
-        var query = ShortLinkQuery(limit: 1000)
-        while true {
-            let page = try await links.list(query, logger: context.logger)
-            for listing in page {
-                let fields = ["\(configuration.publicBaseURL)/\(listing.record.suffix)", "\(configuration.publicBaseURL)/?\(listing.record.longLinkQuery)",
-                              RFC3339.string(milliseconds: listing.record.createdAt), listing.disabled ? "true" : "false", String(listing.clicks)]
-                lines.append(fields.map(Self.csvField).joined(separator: ","))
-            }
-            guard page.count == query.limit, let last = page.last else { break }
-            query.after = last.cursor(for: .created)
-        }
-        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
-                                               .contentDisposition: "attachment; filename=\"short-links.csv\""],
-                        body: .init(byteBuffer: ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n")))
-    }
-
-    /// A CSV field, quoted when it must be; a leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet does not run it.
-    static func csvField(_ value: String) -> String {
-        var value = value
-        if let first = value.first, "=+-@".contains(first) { value = "'" + value }
-        guard value.contains(where: { ",\"\r\n".contains($0) }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A query's pairs, decoded, in order.

@@ -59,11 +59,13 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     }
 
     /// A change: from this site only, with the token its form carried, by whoever may make it.
-    func change(_ request: Request, context: Context, _ body: (ConsoleSession, [String: String]) async throws -> Response) async throws -> Response {
+    func change(_ request: Request, context: Context, maximumBytes: Int = 64 * 1024, _ body: (ConsoleSession, [String: String]) async throws -> Response)
+        async throws -> Response
+    {
         guard access.policy != .closed else { throw HTTPError(.notFound) }
         guard isSameOrigin(request) else { return refusedForm() }
         guard let session = session(request) else { return redirect(to: "\(Self.base)/sign-in?done=session-ended") }
-        let form = try await formFields(request)
+        let form = try await formFields(request, maximumBytes: maximumBytes)
         guard let token = form["csrf"], access.seal.isValidFormToken(token, session: session, action: request.uri.path, now: clock.nowSeconds) else {
             return refusedForm()
         }
@@ -109,8 +111,8 @@ struct ConsoleController<Context: RequestContext>: Sendable {
                       status: .forbidden)
     }
 
-    func formFields(_ request: Request) async throws -> [String: String] {
-        let body = try await request.body.collect(upTo: 64 * 1024)
+    func formFields(_ request: Request, maximumBytes: Int = 64 * 1024) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: maximumBytes)
         return Self.formFields(String(buffer: body))
     }
 

@@ -11,6 +11,7 @@ public struct LinkMetrics: Sendable {
     private let requestMetrics = MetricCache<RequestMetricKey, (requests: Counter, duration: DurationHistogram)>()
     private let eventCounters = MetricCache<LinkEventKey, Counter>()
     private let backendMetrics = MetricCache<BackendCallKey, (calls: Counter, duration: DurationHistogram)>()
+    private let spentCodes = SharedCounts()
 
     public init() {}
 
@@ -65,7 +66,12 @@ public struct LinkMetrics: Sendable {
     }
 
     /// One code spent through the pages, by mode.
+    /// Codes spent through the pages since start, by mode, for the console's overview (the
+    /// registry's counters are for Prometheus to read, not this process).
+    var codesSpent: [ActionMode: Int] { spentCodes.withLock { $0 } }
+
     func codeSpent(mode: ActionMode) {
+        spentCodes.withLock { $0[mode, default: 0] &+= 1 }
         registry.makeCounter(
             descriptor: MetricNameDescriptor(namespace: "linkdomain", metricName: "codes_spent", unitName: "total",
                                              helpText: "Action codes spent through the pages, by mode."),

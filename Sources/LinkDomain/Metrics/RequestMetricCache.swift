@@ -21,6 +21,13 @@ final class MetricCache<Key: Hashable & Sendable, Metric: Sendable>: Sendable {
     }
 }
 
+/// Counts by action mode behind a lock, shared by the copies of ``LinkMetrics``.
+final class SharedCounts: Sendable {
+    private let counts = Mutex<[ActionMode: Int]>([:])
+
+    func withLock<T>(_ body: (inout [ActionMode: Int]) -> T) -> T { counts.withLock { body(&$0) } }
+}
+
 /// A backend call's labels: the operation and how it ended (known codes only, so the set is bounded).
 struct BackendCallKey: Hashable, Sendable {
     let operation: String

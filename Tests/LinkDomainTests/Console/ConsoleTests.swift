@@ -229,4 +229,31 @@ struct ConsoleTests {
             #expect(page.contains("&quot;applinks&quot;"))
         }
     }
+
+    @Test("CSV out and in: the export is what the import reads; a suffix taken by another link is refused, not overwritten")
+    func csvRoundTrip() async throws {
+        let services = try await Self.services()
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let csv = """
+                shortLink,longLink,createdAt
+                https://links.example.com/spring,https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fspring,2024-03-01T10:00:00Z
+                https://links.example.com/autumn,https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fautumn,2024-09-01T10:00:00Z
+                """
+            let token = try await browser.token(on: "/__/console/links", for: "/__/console/links/import")
+            let imported = try await browser.post("/__/console/links/import", ["csrf": token, "csv": csv])
+            #expect(imported.status == .ok && String(buffer: imported.body).contains("Imported 2, skipped 0 already there, refused 0."))
+            let exported = String(buffer: try await browser.get("/__/console/links.csv").body)
+            #expect(exported.hasPrefix("shortLink,longLink,createdAt,disabled,clicks\r\n"))
+            #expect(exported.contains("https://links.example.com/spring,https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fspring,2024-03-01T10:00:00.000Z,false,0"))
+            // The export read back: both already there. A suffix standing for another link: refused.
+            let again = try await browser.post("/__/console/links/import", ["csrf": token, "csv": exported])
+            #expect(String(buffer: again.body).contains("Imported 0, skipped 2 already there, refused 0."))
+            let clash = csv.replacingOccurrences(of: "%2Fautumn", with: "%2Fwinter")
+            let refused = try await browser.post("/__/console/links/import", ["csrf": token, "csv": clash])
+            #expect(refused.status == .badRequest && String(buffer: refused.body).contains("refused 1"))
+            #expect(try await services.admin.shortLinkListing(suffix: "autumn")?.record.longLinkQuery == "link=https%3A%2F%2Fexample.com%2Fautumn")
+        }
+    }
 }

@@ -1,0 +1,53 @@
+import Foundation
+import Hummingbird
+
+/// Short links as CSV in the console: every link out, in the columns `linkdomain import` reads,
+/// and a pasted export in, by the same importer and rules.
+extension ConsoleController {
+    /// The largest CSV the console takes; larger files are `linkdomain import`'s.
+    static var importBytes: Int { 2 * 1024 * 1024 }
+
+    /// Short links from a CSV export pasted into the form (the `import` command's format and rules:
+    /// a suffix that stands for another link is refused, never overwritten).
+    func importLinks(_ text: String, session: ConsoleSession, request: Request, context: Context) async throws -> Response {
+        let report: ShortLinkImporter.Report
+        do {
+            report = try await ShortLinkImporter(store: links.store, publicBaseURL: configuration.publicBaseURL).importCSV(text)
+        } catch {
+            return try await linkList(request, session: session, context: context, problem: renderer[.importUnreadable], status: .badRequest)
+        }
+        AuditLog.record(actor: session.actor, action: "shortLink.import", object: "\(report.imported) links", logger: context.logger)
+        let refused = report.invalid.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
+        let summary = renderer.format(.importReport, ["imported": String(report.imported), "skipped": String(report.skipped),
+                                                      "invalid": String(report.invalid.count)])
+        return try await linkList(request, session: session, context: context, problem: refused.isEmpty ? nil : refused,
+                                  notice: summary, status: report.invalid.isEmpty ? .ok : .badRequest)
+    }
+
+    /// Every link as CSV, in the columns `linkdomain import` reads (`shortLink,longLink,createdAt`), with its state and clicks.
+    func csv(_ context: Context) async throws -> Response {
+        var lines = ["shortLink,longLink,createdAt,disabled,clicks"]
+        var query = ShortLinkQuery(limit: 1000)
+        while true {
+            let page = try await links.list(query, logger: context.logger)
+            for listing in page {
+                let fields = ["\(configuration.publicBaseURL)/\(listing.record.suffix)", "\(configuration.publicBaseURL)/?\(listing.record.longLinkQuery)",
+                              RFC3339.string(milliseconds: listing.record.createdAt), listing.disabled ? "true" : "false", String(listing.clicks)]
+                lines.append(fields.map(Self.csvField).joined(separator: ","))
+            }
+            guard page.count == query.limit, let last = page.last else { break }
+            query.after = last.cursor(for: .created)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
+                                               .contentDisposition: "attachment; filename=\"short-links.csv\""],
+                        body: .init(byteBuffer: ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n")))
+    }
+
+    /// A CSV field, quoted when it must be; a leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet does not run it.
+    static func csvField(_ value: String) -> String {
+        var value = value
+        if let first = value.first, "=+-@".contains(first) { value = "'" + value }
+        guard value.contains(where: { ",\"\r\n".contains($0) }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
