@@ -96,14 +96,15 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         return response
     }
 
-    /// Browsers say where a request comes from; a form posted from another site is refused before anything else.
+    /// Browsers say where a request comes from; a form posted from another site is refused before
+    /// anything else. The origin may be the public host (behind a proxy that rewrites `Host`) or
+    /// the host the request names.
     private func isSameOrigin(_ request: Request) -> Bool {
         if let site = request.headers[.secFetchSite], site != "same-origin" { return false }
-        if let origin = request.headers[.origin], origin != "null" {
-            guard let host = WebAddress(origin)?.host, let own = request.head.authority?.split(separator: ":").first else { return false }
-            return host.lowercased() == own.lowercased()
-        }
-        return true
+        guard let origin = request.headers[.origin], origin != "null" else { return true }
+        guard let host = WebAddress(origin)?.host else { return false }
+        let own = request.head.authority.flatMap { WebAddress("http://\($0)")?.host }
+        return host == configuration.publicHost.lowercased() || host == own
     }
 
     private func refusedForm() -> Response {

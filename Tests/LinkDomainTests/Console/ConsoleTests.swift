@@ -132,7 +132,17 @@ struct ConsoleTests {
             let noToken = try await browser.post("/__/console/links", ["link": "https://example.com/x"])
             let otherForm = try await browser.post("/__/console/links", ["csrf": "1.AAAA", "link": "https://example.com/x"])
             #expect(crossSite.status == .forbidden && noToken.status == .forbidden && otherForm.status == .forbidden)
+            // Without Sec-Fetch-Site, the Origin decides: another site's is refused; the public host's (behind a proxy) is this site.
+            let cookie = try #require(browser.cookie)
+            func post(origin: String) async throws -> TestResponse {
+                try await client.execute(uri: "/__/console/links", method: .post,
+                                         headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie, .origin: origin],
+                                         body: ByteBuffer(string: "csrf=\(ActionLinkEncoder.percentEncode(token))&link=https%3A%2F%2Fexample.com%2Fx"))
+            }
+            #expect(try await post(origin: "https://evil.example.net").status == .forbidden)
             #expect(try await services.admin.shortLinkCount() == 0)
+            #expect(try await post(origin: "https://links.example.com").status == .seeOther)
+            #expect(try await services.admin.shortLinkCount() == 1)
         }
     }
 
