@@ -6,13 +6,34 @@ import Hummingbird
 extension ConsoleController {
     func addAssociationRoutes(to routes: RouteCollection<Context>) {
         routes.get(RouterPath("\(Self.base)/association")) { request, context in
-            try await page(request, context: context) { _, session in association(session: session) }
+            try await page(request, context: context) { request, session in association(request, session: session) }
+        }
+        routes.post(RouterPath("\(Self.base)/association/doctor")) { request, context in
+            try await change(request, context: context) { session, _ in
+                let ran = await doctor.run(now: { [clock] in clock.nowMilliseconds() })
+                if ran { AuditLog.record(actor: session.actor, action: "console.doctor", object: configuration.publicBaseURL, logger: context.logger) }
+                return redirect(to: "\(Self.base)/association?done=\(ran ? "doctor" : "doctor-busy")#doctor")
+            }
         }
     }
 
-    private func association(session: ConsoleSession) -> Response {
+    /// The latest doctor run's findings for a page: severity, subject, message and fix.
+    func doctorValues() -> [String: Any] {
+        guard let run = doctor.latest else { return ["doctorRan": false] }
+        return [
+            "doctorRan": true, "doctorAt": RFC3339.string(milliseconds: run.finishedAt).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC",
+            "findings": run.findings.map { finding -> [String: Any] in
+                var row: [String: Any] = ["severity": finding.severity.rawValue, "subject": finding.subject, "message": finding.message]
+                if let fix = finding.fix, finding.severity != .ok { row["fix"] = fix }
+                return row
+            },
+        ]
+    }
+
+    private func association(_ request: Request, session: ConsoleSession) -> Response {
         let emailPaths = RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath)
-        let values: [String: Any] = [
+        var values: [String: Any] = [
+            "doctorToken": token(session, "\(Self.base)/association/doctor"), "publicBaseURL": configuration.publicBaseURL,
             "apple": files.apple.text, "android": files.android.text,
             "appleSize": renderer.format(.bytes, ["count": String(files.apple.bytes.count)]),
             "appleApps": configuration.apple.apps.map { app -> [String: Any] in
@@ -24,6 +45,13 @@ extension ConsoleController {
             "androidApps": configuration.android.apps.map { ["id": $0.packageName, "claims": $0.fingerprints.joined(separator: ", ")] },
             "checks": [renderer[.checkOk]] + ConfigurationWarnings.of(configuration),
         ]
-        return renderer.page("console-association", title: renderer[.association], chrome: chrome(session, .association), values: values)
+        values.merge(doctorValues()) { $1 }
+        let notice: String? = switch request.uri.queryParameters["done"] {
+        case "doctor"?: renderer[.doctorDone]
+        case "doctor-busy"?: renderer[.doctorBusy]
+        default: nil
+        }
+        return renderer.page("console-association", title: renderer[.association], chrome: chrome(session, .association), values: values,
+                             notice: notice)
     }
 }

@@ -19,13 +19,14 @@ extension ConsoleController {
         let charts = Platform.allCases.compactMap { ConsoleCharts.clicks(totals, platform: $0, today: today, renderer: renderer) }
         let warnings = ConfigurationWarnings.of(configuration)
         let spent = linkEvents.metrics.codesSpent.sorted { $0.key.rawValue < $1.key.rawValue }
-        let values: [String: Any] = [
+        var values: [String: Any] = [
             "mode": configuration.mode.rawValue, "started": RFC3339.string(milliseconds: startedAt).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC",
             "linkCount": String(linkCount), "mailSent": String(mail?.sent ?? 0), "mailQueued": String(mail?.queued ?? 0),
             "mailFailed": String(mail?.failed ?? 0), "charts": charts, "hasCharts": !charts.isEmpty,
             "warnings": warnings, "hasWarnings": !warnings.isEmpty, "version": LinkDomainVersion.current,
             "codes": spent.map { ["mode": $0.key.rawValue, "count": String($0.value)] }, "hasCodes": !spent.isEmpty,
         ]
+        values.merge(doctorValues()) { $1 }
         return renderer.page("console-overview", title: renderer[.overview], chrome: chrome(session, .overview), values: values)
     }
 }

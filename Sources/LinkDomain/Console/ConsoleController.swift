@@ -15,6 +15,8 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     /// The embedded backend's accounts; nil with another backend (no Accounts section).
     let embedded: EmbeddedBackend?
     let files: AssociationFiles
+    /// `doctor` against the public address, run from the association page.
+    let doctor: ConsoleDoctor
     let linkEvents: LinkEventRecorder
     let router: LinkRouter
     let clock: any WallClock

@@ -156,4 +156,12 @@ enum ConsoleText: String, CaseIterable, Sendable {
     case importReport = "import_report"
     case importUnreadable = "import_unreadable"
     case importButton = "import_button"
+    case doctor = "doctor"
+    case doctorExplained = "doctor_explained"
+    case doctorRanAt = "doctor_ran_at"
+    case doctorFix = "doctor_fix"
+    case doctorNotRun = "doctor_not_run"
+    case doctorRun = "doctor_run"
+    case doctorDone = "doctor_done"
+    case doctorBusy = "doctor_busy"
 }

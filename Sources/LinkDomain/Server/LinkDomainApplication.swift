@@ -63,7 +63,7 @@ public enum LinkDomainApplication {
         router.addRoutes(ConsoleController<Context>(
             configuration: configuration, access: ConsoleAccess(configuration: configuration, signer: FormToken(secret: services.formSecret)),
             renderer: ConsoleRenderer(appName: configuration.appName), links: services.shortLinkOperations, admin: services.admin,
-            embedded: services.embeddedBackend, files: services.files,
+            embedded: services.embeddedBackend, files: services.files, doctor: ConsoleDoctor(base: configuration.publicBaseURL),
             linkEvents: services.linkEvents, router: services.immediate.router, clock: services.clock, startedAt: services.clock.nowMilliseconds(),
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) },
             wakeMailSender: { [outbox = services.mailOutbox] in outbox?.stored() }

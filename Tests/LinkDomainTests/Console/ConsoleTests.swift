@@ -266,4 +266,22 @@ struct ConsoleTests {
             #expect(try await services.admin.shortLinkListing(suffix: "autumn")?.record.longLinkQuery == "link=https%3A%2F%2Fexample.com%2Fautumn")
         }
     }
+
+    @Test("doctor runs from the association page against the public address only, and its findings show on the overview")
+    func doctor() async throws {
+        // Development, with a public address nothing answers on: the run ends at once, with an error finding.
+        let services = try await Self.services(development: true)
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            let browser = Browser(client: client)
+            #expect(String(buffer: try await browser.get("/__/console").body).contains("Not run since start"))
+            var poster = browser
+            let token = try await browser.token(on: "/__/console/association", for: "/__/console/association/doctor")
+            let ran = try await poster.post("/__/console/association/doctor", ["csrf": token, "base": "https://evil.example.net"])
+            #expect(ran.headers[.location] == "/__/console/association?done=doctor#doctor")
+            let page = String(buffer: try await browser.get("/__/console/association?done=doctor").body)
+            #expect(page.contains("The checks ran") && page.contains("<strong>error</strong>") && page.contains("Last run:"))
+            #expect(!page.contains("evil.example.net"))
+            #expect(String(buffer: try await browser.get("/__/console").body).contains("<strong>error</strong>"))
+        }
+    }
 }
