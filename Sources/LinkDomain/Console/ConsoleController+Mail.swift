@@ -46,6 +46,7 @@ extension ConsoleController {
             "actionable": actionable, "hasMails": !mails.isEmpty,
             "mails": mails.map { mail -> [String: Any] in
                 var row: [String: Any] = ["id": mail.id, "recipient": show ? mail.recipient : Self.masked(mail.recipient), "kind": mail.kind,
+                                          "language": mail.language,
                                           "queued": RFC3339.string(milliseconds: mail.queuedAt).prefix(19).replacingOccurrences(of: "T", with: " "),
                                           "attempts": String(mail.attempts), "lastError": mail.lastError ?? ""]
                 if actionable {

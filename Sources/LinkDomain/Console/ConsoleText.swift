@@ -164,4 +164,5 @@ enum ConsoleText: String, CaseIterable, Sendable {
     case doctorRun = "doctor_run"
     case doctorDone = "doctor_done"
     case doctorBusy = "doctor_busy"
+    case language = "language"
 }

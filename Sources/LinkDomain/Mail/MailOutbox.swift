@@ -50,7 +50,8 @@ public struct MailOutbox: Sendable {
         if let signer { data = try signer.sign(data, time: now) }
         let id = RandomToken.make(bytes: 16)
         try await queue.enqueue(QueuedMail(id: id, sender: message.sender.address.value, recipient: message.recipient.value, message: data,
-                                           kind: content.kind.rawValue, queuedAt: clock.nowMilliseconds()))
+                                           kind: content.kind.rawValue, queuedAt: clock.nowMilliseconds(),
+                                           language: Languages.language(for: content.language)))
         metrics.mail("queued", kind: content.kind.rawValue)
         stored()
         return id

@@ -4,6 +4,8 @@ public struct MailListing: Sendable, Equatable {
     public var recipient: String
     /// Which mail (`sign-in`, `reset-password` ...).
     public var kind: String
+    /// The language it is written in.
+    public var language: String
     public var state: MailState
     /// Milliseconds since 1970.
     public var queuedAt: Int64
@@ -13,11 +15,12 @@ public struct MailListing: Sendable, Equatable {
     /// When it was sent or given up (milliseconds).
     public var finishedAt: Int64?
 
-    public init(id: String, recipient: String, kind: String, state: MailState, queuedAt: Int64, attempts: Int, lastError: String?,
+    public init(id: String, recipient: String, kind: String, language: String, state: MailState, queuedAt: Int64, attempts: Int, lastError: String?,
                 finishedAt: Int64?) {
         self.id = id
         self.recipient = recipient
         self.kind = kind
+        self.language = language
         self.state = state
         self.queuedAt = queuedAt
         self.attempts = attempts

@@ -14,8 +14,11 @@ public struct QueuedMail: Sendable, Equatable {
     public var queuedAt: Int64
     /// Delivery attempts so far, the claim that returned it included.
     public var attempts: Int
+    /// The language it is written in (`en`, `pt-PT` ...), for the console.
+    public var language = "en"
 
-    public init(id: String, sender: String, recipient: String, message: String, kind: String, queuedAt: Int64, attempts: Int = 0) {
+    public init(id: String, sender: String, recipient: String, message: String, kind: String, queuedAt: Int64, attempts: Int = 0,
+                language: String = "en") {
         self.id = id
         self.sender = sender
         self.recipient = recipient
@@ -23,6 +26,7 @@ public struct QueuedMail: Sendable, Equatable {
         self.kind = kind
         self.queuedAt = queuedAt
         self.attempts = attempts
+        self.language = language
     }
 }
 

@@ -5,22 +5,22 @@ extension PostgresStore: MailAdminStore {
     public func mails(state: MailState, after: MailCursor?, limit: Int) async throws(StoreError) -> [MailListing] {
         let query: PostgresQuery = if let after {
             """
-            SELECT id, recipient, kind, queued_at, attempts, last_error, finished_at FROM mail_queue
+            SELECT id, recipient, kind, language, queued_at, attempts, last_error, finished_at FROM mail_queue
             WHERE state = \(state.rawValue) AND (queued_at < \(after.queuedAt) OR (queued_at = \(after.queuedAt) AND id < \(after.id)))
             ORDER BY queued_at DESC, id DESC LIMIT \(limit)
             """
         } else {
             """
-            SELECT id, recipient, kind, queued_at, attempts, last_error, finished_at FROM mail_queue
+            SELECT id, recipient, kind, language, queued_at, attempts, last_error, finished_at FROM mail_queue
             WHERE state = \(state.rawValue) ORDER BY queued_at DESC, id DESC LIMIT \(limit)
             """
         }
         return try await guarded {
             var mails: [MailListing] = []
-            for try await (id, recipient, kind, queuedAt, attempts, lastError, finishedAt) in try await client.query(query, logger: logger)
-                .decode((String, String, String, Int64, Int32, String?, Int64?).self)
+            for try await (id, recipient, kind, language, queuedAt, attempts, lastError, finishedAt) in try await client.query(query, logger: logger)
+                .decode((String, String, String, String, Int64, Int32, String?, Int64?).self)
             {
-                mails.append(MailListing(id: id, recipient: recipient, kind: kind, state: state, queuedAt: queuedAt, attempts: Int(attempts),
+                mails.append(MailListing(id: id, recipient: recipient, kind: kind, language: language, state: state, queuedAt: queuedAt, attempts: Int(attempts),
                                          lastError: lastError, finishedAt: finishedAt))
             }
             return mails

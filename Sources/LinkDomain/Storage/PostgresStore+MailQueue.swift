@@ -6,8 +6,9 @@ extension PostgresStore: MailQueueStore {
     public func enqueue(_ mail: QueuedMail) async throws(StoreError) {
         try await guarded {
             try await client.query("""
-                INSERT INTO mail_queue (id, sender, recipient, message, kind, state, queued_at, next_attempt_at, attempts)
-                VALUES (\(mail.id), \(mail.sender), \(mail.recipient), \(mail.message), \(mail.kind), 'queued', \(mail.queuedAt), \(mail.queuedAt), 0)
+                INSERT INTO mail_queue (id, sender, recipient, message, kind, state, queued_at, next_attempt_at, attempts, language)
+                VALUES (\(mail.id), \(mail.sender), \(mail.recipient), \(mail.message), \(mail.kind), 'queued', \(mail.queuedAt), \(mail.queuedAt), 0,
+                        \(mail.language))
                 """, logger: logger)
         }
     }

@@ -51,5 +51,8 @@ extension PostgresStore {
         INSERT INTO link_event_days SELECT day, platform, event, SUM(count) FROM link_events GROUP BY day, platform, event;
         CREATE TABLE link_changes (sequence BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, suffix TEXT NOT NULL, at BIGINT NOT NULL);
         """,
+        """
+        ALTER TABLE mail_queue ADD COLUMN language TEXT NOT NULL DEFAULT 'en';
+        """,
     ]
 }

@@ -14,7 +14,7 @@ extension SQLiteStore: MailAdminStore {
                                  arguments: [state.rawValue, limit])
             }
             return rows.map { row in
-                MailListing(id: row["id"], recipient: row["recipient"], kind: row["kind"], state: state, queuedAt: row["queuedAt"],
+                MailListing(id: row["id"], recipient: row["recipient"], kind: row["kind"], language: row["language"], state: state, queuedAt: row["queuedAt"],
                             attempts: row["attempts"], lastError: row["lastError"], finishedAt: row["finishedAt"])
             }
         }

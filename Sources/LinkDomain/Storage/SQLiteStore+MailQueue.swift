@@ -5,9 +5,9 @@ extension SQLiteStore: MailQueueStore {
     public func enqueue(_ mail: QueuedMail) async throws(StoreError) {
         try await write { db in
             try db.execute(sql: """
-                INSERT INTO mailQueue (id, sender, recipient, message, kind, state, queuedAt, nextAttemptAt, attempts)
-                VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, 0)
-                """, arguments: [mail.id, mail.sender, mail.recipient, mail.message, mail.kind, mail.queuedAt, mail.queuedAt])
+                INSERT INTO mailQueue (id, sender, recipient, message, kind, state, queuedAt, nextAttemptAt, attempts, language)
+                VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, 0, ?)
+                """, arguments: [mail.id, mail.sender, mail.recipient, mail.message, mail.kind, mail.queuedAt, mail.queuedAt, mail.language])
         }
     }
 

@@ -107,6 +107,9 @@ extension SQLiteStore {
                 CREATE TABLE linkChanges (sequence INTEGER PRIMARY KEY AUTOINCREMENT, suffix TEXT NOT NULL, at INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("8: the language of each queued mail") { db in
+            try db.execute(sql: "ALTER TABLE mailQueue ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
+        }
         return migrator
     }
 }
