@@ -279,6 +279,7 @@ def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server
         user = api(base, "/identitytoolkit.googleapis.com/v1/accounts:signUp", {"email": f"axe-{int(time.time() * 1000)}@example.com",
                                                                                 "password": "first password"})
         pages = {"overview": "/__/console", "links": "/__/console/links", "link": link_page, "mail": "/__/console/mail?state=sent", "mail, failed": "/__/console/mail?state=failed",
+                 "mail, waiting": "/__/console/mail?state=queued", "accounts, found": f"/__/console/accounts?q={user['localId']}",
                  "accounts": "/__/console/accounts", "account": f"/__/console/accounts/{user['localId']}",
                  "association": "/__/console/association"}
         failures = []

@@ -68,6 +68,8 @@ public enum LinkDomainApplication {
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) },
             wakeMailSender: { [outbox = services.mailOutbox] in outbox?.stored() }
         ).routes)
+        router.addRoutes(MailQueueController<Context>(store: services.admin, adminKeys: configuration.backend.adminKeys, mode: configuration.mode,
+                                                      clock: services.clock, wakeMailSender: { [outbox = services.mailOutbox] in outbox?.stored() }).routes)
         router.addRoutes(ActionPagesController<Context>(
             pages: services.immediate.writer.pages, renderer: services.renderer,
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+
+/// The mail queue for scripts, what the console's Mail page does: `GET /v1/mail` (by state, newest
+/// first, paged), `POST /v1/mail/{id}:retry`, `DELETE /v1/mail/{id}`. An admin's call:
+/// `Authorization: Bearer` with one of `backend.adminKeys` (in development also the emulator's
+/// `Bearer owner`). Recipients are masked unless `showAddresses=true`, which is audited; never a
+/// message, link or code. Errors in Google's JSON shape.
+struct MailQueueController<Context: RequestContext>: Sendable {
+    let store: any MailAdminStore
+    let adminKeys: [String]
+    let mode: ServingMode
+    let clock: any WallClock
+    /// Wakes the mail sender after a retry.
+    var wakeMailSender: @Sendable () -> Void = {}
+
+    static var path: String { "/v1/mail" }
+
+    var routes: RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get(RouterPath(Self.path)) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await list(request, context: context) }
+        }
+        routes.post(RouterPath("\(Self.path)/:name")) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
+                let actor = try authorize(request)
+                let parts = (context.parameters.get("name") ?? "").split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[1] == "retry" else { throw .notFound("no such method: use {id}:retry") }
+                try await change(String(parts[0]), actor: actor, context: context) { id, now throws(StoreError) in try await store.retryNow(id: id, now: now) }
+                wakeMailSender()
+                return EmptyAnswer()
+            }
+        }
+        routes.delete(RouterPath("\(Self.path)/:name")) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
+                let actor = try authorize(request)
+                try await change(context.parameters.get("name") ?? "", actor: actor, context: context) { id, now throws(StoreError) in
+                    try await store.discard(id: id, now: now)
+                }
+                return EmptyAnswer()
+            }
+        }
+        return routes
+    }
+
+    /// The caller's actor for audit lines; refused unless it is an admin's call.
+    private func authorize(_ request: Request) throws(ShortLinkAPIError) -> String {
+        let authorization = request.headers[.authorization] ?? ""
+        let token = authorization.hasPrefix("Bearer ") ? String(authorization.dropFirst("Bearer ".count)) : ""
+        if !token.isEmpty, let key = adminKeys.first(where: { ConstantTime.equal($0.utf8, token.utf8) }) { return ConsoleAccess.adminActor(key) }
+        if mode == .development, token == "owner" { return "development" }
+        throw .permissionDenied("an admin key is required: Authorization: Bearer <one of backend.adminKeys>")
+    }
+
+    private func change(_ id: String, actor: String, context: Context, _ operation: (String, Int64) async throws(StoreError) -> Bool)
+        async throws(ShortLinkAPIError)
+    {
+        let action = context.parameters.get("name")?.hasSuffix(":retry") == true ? "mail.retry" : "mail.discard"
+        let changed: Bool
+        do {
+            changed = try await operation(id, clock.nowMilliseconds())
+        } catch {
+            throw .unavailable
+        }
+        guard changed else { throw .notFound("no such mail waiting or failed, or a sender holds it this moment") }
+        AuditLog.record(actor: actor, action: action, object: id, logger: context.logger)
+    }
+
+    private func list(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> MailList {
+        let actor = try authorize(request)
+        let parameters = request.uri.queryParameters
+        guard let state = MailState(rawValue: parameters["state"].map(String.init) ?? "failed") else {
+            throw .invalidArgument("state must be queued, sent or failed")
+        }
+        var limit = 50
+        if let size = parameters["pageSize"] {
+            guard let size = Int(size), (1...100).contains(size) else { throw .invalidArgument("pageSize must be 1 to 100") }
+            limit = size
+        }
+        var after: MailCursor?
+        if let token = parameters["pageToken"] {
+            guard let cursor = ShortLinkList.cursor(token: String(token)) else { throw .invalidArgument("pageToken is not one this API gave") }
+            after = MailCursor(queuedAt: cursor.value, id: cursor.suffix)
+        }
+        let show = parameters["showAddresses"] == "true"
+        let mails: [MailListing]
+        do {
+            mails = try await store.mails(state: state, after: after, limit: limit)
+        } catch {
+            throw .unavailable
+        }
+        if show, !mails.isEmpty { AuditLog.record(actor: actor, action: "mail.showAddresses", object: state.rawValue, logger: context.logger) }
+        return MailList(
+            mails: mails.map { mail in
+                MailList.Mail(id: mail.id, recipient: show ? mail.recipient : ConsoleController<Context>.masked(mail.recipient), kind: mail.kind,
+                              language: mail.language, state: mail.state.rawValue, queueTime: RFC3339.string(milliseconds: mail.queuedAt),
+                              attempts: mail.attempts, lastError: mail.lastError, finishTime: mail.finishedAt.map { RFC3339.string(milliseconds: $0) })
+            },
+            nextPageToken: mails.count == limit ? mails.last.map { ShortLinkList.token(ShortLinkCursor(value: $0.queuedAt, suffix: $0.id)) } : nil)
+    }
+}
+
+/// `GET /v1/mail`'s answer.
+struct MailList: Encodable, Sendable {
+    struct Mail: Encodable, Sendable {
+        let id: String
+        let recipient: String
+        let kind: String
+        let language: String
+        let state: String
+        let queueTime: String
+        let attempts: Int
+        let lastError: String?
+        let finishTime: String?
+    }
+
+    let mails: [Mail]
+    let nextPageToken: String?
+}

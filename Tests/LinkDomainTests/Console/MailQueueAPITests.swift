@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import LinkDomain
+
+@Suite("The mail queue's API")
+struct MailQueueAPITests {
+    @Test("failed mails listed masked for an admin key only; retried; discarded; gone after")
+    func mailQueue() async throws {
+        let services = try await ConsoleTests.services()
+        let base = Int64(7_000_000_000_000)
+        for index in 0..<3 {
+            try await services.admin.enqueue(QueuedMail(id: "m\(index)", sender: "noreply@example.com", recipient: "ann\(index)@example.com",
+                                                        message: "Subject: x\r\n\r\nbody", kind: "reset-password", queuedAt: base + Int64(index),
+                                                        language: "it"))
+            try await services.admin.markFailed(id: "m\(index)", reason: "550 5.1.1 no such mailbox", now: base + 10)
+        }
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            let admin: HTTPFields = [.authorization: "Bearer \(Fixtures.adminKey)"]
+            func call(_ method: HTTPRequest.Method, _ path: String, _ headers: HTTPFields) async throws -> (HTTPResponse.Status, [String: Any]) {
+                try await client.execute(uri: path, method: method, headers: headers) { response in
+                    (response.status, (try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]) ?? [:])
+                }
+            }
+            #expect(try await call(.get, "/v1/mail", [:]).0 == .forbidden)
+            #expect(try await call(.get, "/v1/mail", [.authorization: "Bearer owner"]).0 == .forbidden)
+            let (status, page) = try await call(.get, "/v1/mail?state=failed&pageSize=2", admin)
+            let mails = try #require(page["mails"] as? [[String: Any]])
+            #expect(status == .ok && mails.compactMap { $0["id"] as? String } == ["m2", "m1"])
+            #expect(mails.first?["recipient"] as? String == "a•••@example.com" && mails.first?["language"] as? String == "it")
+            #expect(mails.first?["lastError"] as? String == "550 5.1.1 no such mailbox" && mails.first?["message"] == nil)
+            let token = try #require(page["nextPageToken"] as? String)
+            let (_, rest) = try await call(.get, "/v1/mail?state=failed&pageSize=2&pageToken=\(token)", admin)
+            #expect((rest["mails"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["m0"])
+            let (_, shown) = try await call(.get, "/v1/mail?state=failed&showAddresses=true", admin)
+            #expect((shown["mails"] as? [[String: Any]])?.first?["recipient"] as? String == "ann2@example.com")
+
+            #expect(try await call(.post, "/v1/mail/m1:retry", admin).0 == .ok)
+            #expect(try await services.admin.state(id: "m1")?.state == .queued)
+            #expect(try await call(.delete, "/v1/mail/m0", admin).0 == .ok)
+            #expect(try await services.admin.state(id: "m0") == nil)
+            let (again, error) = try await call(.delete, "/v1/mail/m0", admin)
+            #expect(again == .notFound && (error["error"] as? [String: Any])?["status"] as? String == "NOT_FOUND")
+            #expect(try await call(.post, "/v1/mail/m2:explode", admin).0 == .notFound)
+        }
+    }
+}
