@@ -28,14 +28,12 @@ extension ConsoleController {
         let limit = 50
         let mails: [MailListing]
         do {
-            mails = try await admin.mails(state: state, after: after, limit: limit)
+            mails = try await mailQueue.list(state, after: after, limit: limit)
         } catch {
             return renderer.page("console-message", title: renderer[.mail], chrome: chrome(session, .mail), values: ["body": renderer[.unavailable]],
                                  status: .serviceUnavailable)
         }
-        if show, !mails.isEmpty {
-            AuditLog.record(actor: session.actor, action: "mail.showAddresses", object: state.rawValue, logger: context.logger)
-        }
+        if show, !mails.isEmpty { mailQueue.addressesShown(state, actor: session.actor, logger: context.logger) }
         let actionable = state != .sent
         let href = { (state: MailState, show: Bool) in "\(Self.mailPath)?state=\(state.rawValue)\(show ? "&show=1" : "")" }
         var values: [String: Any] = [
@@ -70,16 +68,11 @@ extension ConsoleController {
 
     private func mailAction(_ id: String, action: String, session: ConsoleSession, context: Context) async throws -> Response {
         guard id.utf8.count <= 100 else { throw HTTPError(.notFound) }
-        let now = clock.nowMilliseconds()
         let changed: Bool
         switch action {
-        case "retry": changed = try await admin.retryNow(id: id, now: now)
-        case "discard": changed = try await admin.discard(id: id, now: now)
+        case "retry": changed = try await mailQueue.retry(id, actor: session.actor, logger: context.logger)
+        case "discard": changed = try await mailQueue.discard(id, actor: session.actor, logger: context.logger)
         default: throw HTTPError(.notFound)
-        }
-        if changed {
-            AuditLog.record(actor: session.actor, action: "mail.\(action)", object: id, logger: context.logger)
-            if action == "retry" { wakeMailSender() }
         }
         let state = action == "retry" && changed ? "queued" : "failed"
         return redirect(to: "\(Self.mailPath)?state=\(state)&done=\(changed ? (action == "retry" ? "retried" : "discarded") : "unchanged")")

@@ -12,6 +12,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     let renderer: ConsoleRenderer
     let links: ShortLinkOperations
     let admin: any LinkAdminStore & MailAdminStore
+    let mailQueue: MailQueueOperations
     /// The embedded backend's accounts; nil with another backend (no Accounts section).
     let embedded: EmbeddedBackend?
     let files: AssociationFiles
@@ -23,8 +24,6 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     let startedAt: Int64
     /// The caller's address as the abuse limits see it.
     var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
-    /// Wakes the mail sender after a retry, so that it need not wait for its next look.
-    var wakeMailSender: @Sendable () -> Void = {}
 
     static var base: String { RoutePaths.console }
 

@@ -7,12 +7,9 @@ import Hummingbird
 /// `Bearer owner`). Recipients are masked unless `showAddresses=true`, which is audited; never a
 /// message, link or code. Errors in Google's JSON shape.
 struct MailQueueController<Context: RequestContext>: Sendable {
-    let store: any MailAdminStore
+    let operations: MailQueueOperations
     let adminKeys: [String]
     let mode: ServingMode
-    let clock: any WallClock
-    /// Wakes the mail sender after a retry.
-    var wakeMailSender: @Sendable () -> Void = {}
 
     static var path: String { "/v1/mail" }
 
@@ -26,17 +23,15 @@ struct MailQueueController<Context: RequestContext>: Sendable {
                 let actor = try authorize(request)
                 let parts = (context.parameters.get("name") ?? "").split(separator: ":", maxSplits: 1)
                 guard parts.count == 2, parts[1] == "retry" else { throw .notFound("no such method: use {id}:retry") }
-                try await change(String(parts[0]), actor: actor, context: context) { id, now throws(StoreError) in try await store.retryNow(id: id, now: now) }
-                wakeMailSender()
+                try await changed { () async throws(StoreError) in try await operations.retry(String(parts[0]), actor: actor, logger: context.logger) }
                 return EmptyAnswer()
             }
         }
         routes.delete(RouterPath("\(Self.path)/:name")) { request, context in
             await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
                 let actor = try authorize(request)
-                try await change(context.parameters.get("name") ?? "", actor: actor, context: context) { id, now throws(StoreError) in
-                    try await store.discard(id: id, now: now)
-                }
+                let id = context.parameters.get("name") ?? ""
+                try await changed { () async throws(StoreError) in try await operations.discard(id, actor: actor, logger: context.logger) }
                 return EmptyAnswer()
             }
         }
@@ -52,18 +47,14 @@ struct MailQueueController<Context: RequestContext>: Sendable {
         throw .permissionDenied("an admin key is required: Authorization: Bearer <one of backend.adminKeys>")
     }
 
-    private func change(_ id: String, actor: String, context: Context, _ operation: (String, Int64) async throws(StoreError) -> Bool)
-        async throws(ShortLinkAPIError)
-    {
-        let action = context.parameters.get("name")?.hasSuffix(":retry") == true ? "mail.retry" : "mail.discard"
+    private func changed(_ operation: () async throws(StoreError) -> Bool) async throws(ShortLinkAPIError) {
         let changed: Bool
         do {
-            changed = try await operation(id, clock.nowMilliseconds())
+            changed = try await operation()
         } catch {
             throw .unavailable
         }
         guard changed else { throw .notFound("no such mail waiting or failed, or a sender holds it this moment") }
-        AuditLog.record(actor: actor, action: action, object: id, logger: context.logger)
     }
 
     private func list(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> MailList {
@@ -85,11 +76,11 @@ struct MailQueueController<Context: RequestContext>: Sendable {
         let show = parameters["showAddresses"] == "true"
         let mails: [MailListing]
         do {
-            mails = try await store.mails(state: state, after: after, limit: limit)
+            mails = try await operations.list(state, after: after, limit: limit)
         } catch {
             throw .unavailable
         }
-        if show, !mails.isEmpty { AuditLog.record(actor: actor, action: "mail.showAddresses", object: state.rawValue, logger: context.logger) }
+        if show, !mails.isEmpty { operations.addressesShown(state, actor: actor, logger: context.logger) }
         return MailList(
             mails: mails.map { mail in
                 MailList.Mail(id: mail.id, recipient: show ? mail.recipient : ConsoleController<Context>.masked(mail.recipient), kind: mail.kind,

@@ -63,13 +63,12 @@ public enum LinkDomainApplication {
         router.addRoutes(ConsoleController<Context>(
             configuration: configuration, access: ConsoleAccess(configuration: configuration, signer: FormToken(secret: services.formSecret)),
             renderer: ConsoleRenderer(appName: configuration.appName), links: services.shortLinkOperations, admin: services.admin,
-            embedded: services.embeddedBackend, files: services.files, doctor: ConsoleDoctor(base: configuration.publicBaseURL),
+            mailQueue: services.mailQueueOperations, embedded: services.embeddedBackend, files: services.files, doctor: ConsoleDoctor(base: configuration.publicBaseURL),
             linkEvents: services.linkEvents, router: services.immediate.router, clock: services.clock, startedAt: services.clock.nowMilliseconds(),
-            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) },
-            wakeMailSender: { [outbox = services.mailOutbox] in outbox?.stored() }
+            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
-        router.addRoutes(MailQueueController<Context>(store: services.admin, adminKeys: configuration.backend.adminKeys, mode: configuration.mode,
-                                                      clock: services.clock, wakeMailSender: { [outbox = services.mailOutbox] in outbox?.stored() }).routes)
+        router.addRoutes(MailQueueController<Context>(operations: services.mailQueueOperations, adminKeys: configuration.backend.adminKeys,
+                                                      mode: configuration.mode).routes)
         router.addRoutes(ActionPagesController<Context>(
             pages: services.immediate.writer.pages, renderer: services.renderer,
             backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,

@@ -53,6 +53,11 @@ public struct LinkDomainServices: Sendable {
         ShortLinkOperations(store: linkStore, admin: admin, cache: linkCache, clock: clock)
     }
 
+    /// What the mail API and the console do to the mail queue.
+    var mailQueueOperations: MailQueueOperations {
+        MailQueueOperations(store: admin, clock: clock, wakeSender: { [outbox = mailOutbox] in outbox?.stored() })
+    }
+
     /// What sends email actions' mails, when both mail and links are available.
     var emailActionSender: EmailActionSender? {
         guard let mailOutbox, let actionLinks else { return nil }
