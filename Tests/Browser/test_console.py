@@ -281,7 +281,7 @@ def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server
         pages = {"overview": "/__/console", "links": "/__/console/links", "link": link_page, "mail": "/__/console/mail?state=sent", "mail, failed": "/__/console/mail?state=failed",
                  "mail, waiting": "/__/console/mail?state=queued", "accounts, found": f"/__/console/accounts?q={user['localId']}",
                  "accounts": "/__/console/accounts", "account": f"/__/console/accounts/{user['localId']}",
-                 "association": "/__/console/association"}
+                 "association": "/__/console/association", "not found": "/__/console/links/zzzzzz"}
         failures = []
         signed_out = chromium(DESKTOP, javascript=True)
         try:

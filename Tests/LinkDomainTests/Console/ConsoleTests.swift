@@ -284,4 +284,21 @@ struct ConsoleTests {
             #expect(String(buffer: try await browser.get("/__/console").body).contains("<strong>error</strong>"))
         }
     }
+
+    @Test("sign-in is limited per address: past the attempts allowed, 429 with Retry-After, even with the right password")
+    func signInLimit() async throws {
+        try await LinkDomainApplication.build(try await Self.services(), logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            // Five at once, refilled at 10 a minute: a debug build's scrypt takes long enough to refill one now and then.
+            var refused = 0
+            while try await browser.signIn(password: "wrong").status == .unauthorized {
+                refused += 1
+                try #require(refused < 20)
+            }
+            #expect(refused >= 5)
+            let limited = try await browser.signIn()
+            #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil && browser.cookie == nil)
+            #expect(String(buffer: limited.body).contains("Too many attempts"))
+        }
+    }
 }
