@@ -46,7 +46,7 @@ extension ConsoleController {
         }
         let path = "\(Self.accountsPath)/\(ActionLinkEncoder.percentEncode(id))"
         func when(_ milliseconds: Int64?) -> String {
-            milliseconds.map { RFC3339.string(milliseconds: $0).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC" } ?? renderer[.never]
+            milliseconds.map { RFC3339.readable(milliseconds: $0) + " UTC" } ?? renderer[.never]
         }
         var providers: [String] = []
         if user.passwordHash != nil { providers.append("password") }

@@ -21,7 +21,7 @@ extension ConsoleController {
     func doctorValues() -> [String: Any] {
         guard let run = doctor.latest else { return ["doctorRan": false] }
         return [
-            "doctorRan": true, "doctorAt": RFC3339.string(milliseconds: run.finishedAt).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC",
+            "doctorRan": true, "doctorAt": RFC3339.readable(milliseconds: run.finishedAt) + " UTC",
             "findings": run.findings.map { finding -> [String: Any] in
                 var row: [String: Any] = ["severity": finding.severity.rawValue, "subject": finding.subject, "message": finding.message]
                 if let fix = finding.fix, finding.severity != .ok { row["fix"] = fix }

@@ -20,7 +20,7 @@ extension ConsoleController {
         let warnings = ConfigurationWarnings.of(configuration)
         let spent = linkEvents.metrics.codesSpent.sorted { $0.key.rawValue < $1.key.rawValue }
         var values: [String: Any] = [
-            "mode": configuration.mode.rawValue, "started": RFC3339.string(milliseconds: startedAt).prefix(19).replacingOccurrences(of: "T", with: " ") + " UTC",
+            "mode": configuration.mode.rawValue, "started": RFC3339.readable(milliseconds: startedAt) + " UTC",
             "linkCount": String(linkCount), "mailSent": String(mail?.sent ?? 0), "mailQueued": String(mail?.queued ?? 0),
             "mailFailed": String(mail?.failed ?? 0), "charts": charts, "hasCharts": !charts.isEmpty,
             "warnings": warnings, "hasWarnings": !warnings.isEmpty, "version": LinkDomainVersion.current,

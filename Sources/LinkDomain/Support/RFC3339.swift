@@ -7,6 +7,11 @@ enum RFC3339 {
             .timeZone(separator: .omitted).dateSeparator(.dash).timeSeparator(.colon).dateTimeSeparator(.standard))
     }
 
+    /// For people: `2026-11-25 07:45:25`, still UTC.
+    static func readable(milliseconds: Int64) -> String {
+        string(milliseconds: milliseconds).prefix(19).replacingOccurrences(of: "T", with: " ")
+    }
+
     /// The day alone: `2026-11-25`.
     static func day(milliseconds: Int64) -> String {
         String(string(milliseconds: milliseconds).prefix(10))
