@@ -46,7 +46,7 @@ extension ConsoleController {
         let parameters = request.uri.queryParameters
         var query = ShortLinkQuery(text: String((parameters["q"] ?? "").prefix(200)), limit: 50)
         query.order = parameters["order"].flatMap { ShortLinkQuery.Order(rawValue: String($0)) } ?? .created
-        query.after = parameters["after"].flatMap { ShortLinkList.cursor(token: String($0)) }
+        query.after = parameters["after"].flatMap(ShortLinkCursor.init(pageToken:))
         let page: [ShortLinkListing]
         do {
             page = try await links.list(query, logger: context.logger)
@@ -69,7 +69,7 @@ extension ConsoleController {
                 + configuration.android.apps.map { ["field": "apn", "value": $0.packageName, "label": "Android: \($0.packageName)"] },
         ]
         if page.count == query.limit, let last = page.last {
-            values["next"] = "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(query.text))&order=\(query.order.rawValue)&after=\(ShortLinkList.token(last.cursor(for: query.order)))"
+            values["next"] = "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(query.text))&order=\(query.order.rawValue)&after=\(last.cursor(for: query.order).pageToken)"
         }
         // Only a suffix's shape: the query cannot put words of its own on the page.
         let notice = notice ?? parameters["done"].flatMap { done -> String? in

@@ -21,10 +21,7 @@ extension ConsoleController {
         let parameters = request.uri.queryParameters
         let state = parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? .failed
         let show = parameters["show"] == "1"
-        let after = parameters["after"].flatMap { token -> MailCursor? in
-            guard let cursor = ShortLinkList.cursor(token: String(token)) else { return nil }
-            return MailCursor(queuedAt: cursor.value, id: cursor.suffix)
-        }
+        let after = parameters["after"].flatMap(MailCursor.init(pageToken:))
         let limit = 50
         let mails: [MailListing]
         do {
@@ -45,7 +42,7 @@ extension ConsoleController {
             "mails": mails.map { mail -> [String: Any] in
                 var row: [String: Any] = ["id": mail.id, "recipient": show ? mail.recipient : Self.masked(mail.recipient), "kind": mail.kind,
                                           "language": mail.language,
-                                          "queued": RFC3339.string(milliseconds: mail.queuedAt).prefix(19).replacingOccurrences(of: "T", with: " "),
+                                          "queued": RFC3339.readable(milliseconds: mail.queuedAt),
                                           "attempts": String(mail.attempts), "lastError": mail.lastError ?? ""]
                 if actionable {
                     row["retryToken"] = token(session, "\(Self.mailPath)/\(mail.id)/retry")
@@ -55,7 +52,7 @@ extension ConsoleController {
             },
         ]
         if mails.count == limit, let last = mails.last {
-            values["next"] = href(state, show) + "&after=" + ShortLinkList.token(ShortLinkCursor(value: last.queuedAt, suffix: last.id))
+            values["next"] = href(state, show) + "&after=" + MailCursor(queuedAt: last.queuedAt, id: last.id).pageToken
         }
         let notice: String? = switch parameters["done"] {
         case "retried"?: renderer[.mailRetried]

@@ -63,16 +63,8 @@ struct MailQueueController<Context: RequestContext>: Sendable {
         guard let state = MailState(rawValue: parameters["state"].map(String.init) ?? "failed") else {
             throw .invalidArgument("state must be queued, sent or failed")
         }
-        var limit = 50
-        if let size = parameters["pageSize"] {
-            guard let size = Int(size), (1...100).contains(size) else { throw .invalidArgument("pageSize must be 1 to 100") }
-            limit = size
-        }
-        var after: MailCursor?
-        if let token = parameters["pageToken"] {
-            guard let cursor = ShortLinkList.cursor(token: String(token)) else { throw .invalidArgument("pageToken is not one this API gave") }
-            after = MailCursor(queuedAt: cursor.value, id: cursor.suffix)
-        }
+        let limit = try APIPaging.size(parameters["pageSize"], default: 50)
+        let after = try APIPaging.after(parameters["pageToken"], MailCursor.init(pageToken:))
         let show = parameters["showAddresses"] == "true"
         let mails: [MailListing]
         do {
@@ -87,7 +79,7 @@ struct MailQueueController<Context: RequestContext>: Sendable {
                               language: mail.language, state: mail.state.rawValue, queueTime: RFC3339.string(milliseconds: mail.queuedAt),
                               attempts: mail.attempts, lastError: mail.lastError, finishTime: mail.finishedAt.map { RFC3339.string(milliseconds: $0) })
             },
-            nextPageToken: mails.count == limit ? mails.last.map { ShortLinkList.token(ShortLinkCursor(value: $0.queuedAt, suffix: $0.id)) } : nil)
+            nextPageToken: mails.count == limit ? mails.last.map { MailCursor(queuedAt: $0.queuedAt, id: $0.id).pageToken } : nil)
     }
 }
 

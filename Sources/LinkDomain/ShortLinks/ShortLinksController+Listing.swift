@@ -52,17 +52,11 @@ extension ShortLinksController {
         case "clicks"?: query.order = .clicks
         default: throw .invalidArgument("orderBy must be createTime or clicks")
         }
-        if let size = parameters["pageSize"] {
-            guard let size = Int(size), (1...100).contains(size) else { throw .invalidArgument("pageSize must be 1 to 100") }
-            query.limit = size
-        }
-        if let token = parameters["pageToken"] {
-            guard let cursor = ShortLinkList.cursor(token: String(token)) else { throw .invalidArgument("pageToken is not one this API gave") }
-            query.after = cursor
-        }
+        query.limit = try APIPaging.size(parameters["pageSize"], default: query.limit)
+        query.after = try APIPaging.after(parameters["pageToken"], ShortLinkCursor.init(pageToken:))
         let page = try await operations.list(query, logger: context.logger)
         return ShortLinkList(shortLinks: page.map { ShortLinkResource($0, publicBaseURL: configuration.publicBaseURL) },
-                             nextPageToken: page.count == query.limit ? page.last.map { ShortLinkList.token($0.cursor(for: query.order)) } : nil)
+                             nextPageToken: page.count == query.limit ? page.last.map { $0.cursor(for: query.order).pageToken } : nil)
     }
 }
 
@@ -89,17 +83,20 @@ struct ShortLinkResource: Encodable, Sendable {
 struct ShortLinkList: Encodable, Sendable {
     let shortLinks: [ShortLinkResource]
     let nextPageToken: String?
+}
 
-    /// `value.suffix` in base64url: opaque to callers, checked when it comes back.
-    static func token(_ cursor: ShortLinkCursor) -> String {
-        Base64URL.encode(Array("\(cursor.value).\(cursor.suffix)".utf8))
+/// A listing call's `pageSize` and `pageToken`, checked alike by every listing API.
+enum APIPaging {
+    static func size(_ text: Substring?, default limit: Int) throws(ShortLinkAPIError) -> Int {
+        guard let text else { return limit }
+        guard let size = Int(text), (1...100).contains(size) else { throw .invalidArgument("pageSize must be 1 to 100") }
+        return size
     }
 
-    static func cursor(token: String) -> ShortLinkCursor? {
-        guard token.utf8.count <= 400, let bytes = Base64URL.decode(token), let text = String(data: bytes, encoding: .utf8) else { return nil }
-        let parts = text.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, let value = Int64(parts[0]) else { return nil }
-        return ShortLinkCursor(value: value, suffix: String(parts[1]))
+    static func after<Cursor>(_ token: Substring?, _ read: (Substring) -> Cursor?) throws(ShortLinkAPIError) -> Cursor? {
+        guard let token else { return nil }
+        guard let cursor = read(token) else { throw .invalidArgument("pageToken is not one this API gave") }
+        return cursor
     }
 }
 

@@ -34,6 +34,15 @@ public struct ShortLinkCursor: Sendable, Equatable {
     }
 }
 
+extension ShortLinkCursor {
+    init?(pageToken: some StringProtocol) {
+        guard let (value, suffix) = PageToken.decode(pageToken) else { return nil }
+        self.init(value: value, suffix: suffix)
+    }
+
+    var pageToken: String { PageToken.encode(value: value, key: suffix) }
+}
+
 /// A short link with what the console shows beside it.
 public struct ShortLinkListing: Sendable, Equatable {
     public var record: ShortLinkRecord

@@ -40,6 +40,15 @@ public struct MailCursor: Sendable, Equatable {
     }
 }
 
+extension MailCursor {
+    init?(pageToken: some StringProtocol) {
+        guard let (queuedAt, id) = PageToken.decode(pageToken) else { return nil }
+        self.init(queuedAt: queuedAt, id: id)
+    }
+
+    var pageToken: String { PageToken.encode(value: queuedAt, key: id) }
+}
+
 /// What the console reads and changes in the mail queue.
 public protocol MailAdminStore: MailQueueStore {
     /// Mails in `state`, newest first.
