@@ -1,11 +1,9 @@
-import Mustache
-
 /// A page's content: the template it fills and every value it fills it with.
 ///
 /// Models are built by pure functions (``PageBuilder``) and filled in by ``PageRenderer``; their
 /// property names are the templates' variable names (`{{title}}`, `{{#fields}}`), which custom
 /// templates (`publicDirectory`) rely on.
-protocol PageModel: Sendable, MustacheParent {
+protocol PageModel: PageValues {
     /// The template's name in `templates/` (without `.mustache`).
     static var template: String { get }
 }

@@ -65,6 +65,11 @@ public struct PageRenderer: Sendable {
     let tables: [String: PageStrings]
     /// What every page shows of the deployment: `{{brand.appName}}`, `{{brand.logoURL}}` ...
     let brand: [String: String]
+    /// Each page shape's bytes, made on its first page (``PageStencil``).
+    let stencils = PageStencils()
+    /// False when a template names a partial by a value (`{{>*name}}`): then a value chooses
+    /// bytes, and no stencil is cut.
+    let stencilsHold: Bool
 
     /// Takes the templates of `assets` (parsed when they were loaded) and their string tables.
     public init(assets: PageAssets, branding: PageBranding = PageBranding(appName: "")) {
@@ -85,6 +90,7 @@ public struct PageRenderer: Sendable {
         self.tables = tables
         self.libraries = libraries
         self.brand = brand
+        stencilsHold = !assets.templateSources.values.contains { $0.contains("{{>*") || $0.contains("{{<*") }
     }
 
     /// The strings of `language`, English filling any gap.
@@ -93,15 +99,43 @@ public struct PageRenderer: Sendable {
     }
 
     /// The page as a response: HTML, never stored by a cache (pages carry codes and answers about them).
-    func response(_ status: HTTPResponse.Status, _ page: any PageModel, strings: PageStrings) -> ImmediateResponse {
+    func response(_ status: HTTPResponse.Status, _ page: some PageModel, strings: PageStrings) -> ImmediateResponse {
         ImmediateResponse(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                          body: ByteBuffer(string: render(page, strings: strings)))
+                          body: html(page, strings: strings))
     }
 
-    /// The page's HTML: the model's values by name, plus `t` (the strings), `lang` and `brand`.
-    func render(_ page: any PageModel, strings: PageStrings) -> String {
-        (libraries[strings.language] ?? libraries["en"])?.render(PageContext(page: page, strings: strings, brand: brand),
-                                                                 withTemplate: type(of: page).template)
+    /// The page's HTML as text.
+    func render(_ page: some PageModel, strings: PageStrings) -> String { String(buffer: html(page, strings: strings)) }
+
+    /// The page's HTML: from its shape's stencil when there is one, else from Mustache (which
+    /// then cuts the stencil for the next page of this shape).
+    func html(_ page: some PageModel, strings: PageStrings) -> ByteBuffer {
+        let shape = PageShape(page)
+        let key = PageStencils.Key(template: type(of: page).template, language: strings.language, shape: shape.key)
+        switch stencils[key] {
+        case .stencil(let stencil): return stencil.page(shape.texts)
+        case .unusable: return ByteBuffer(string: mustache(page, texts: .asIs, strings: strings))
+        case nil: break
+        }
+        let html = mustache(page, texts: .asIs, strings: strings)
+        stencils.store(stencil(page, shape: shape, html: html, strings: strings).map(PageStencils.Entry.stencil) ?? .unusable, for: key)
+        return ByteBuffer(string: html)
+    }
+
+    /// The stencil for `page`'s shape, when it gives `html` for `page` and what Mustache gives for probe texts.
+    private func stencil(_ page: some PageModel, shape: PageShape, html: String, strings: PageStrings) -> PageStencil? {
+        guard stencilsHold, let stencil = PageStencil(sentinelRendering: mustache(page, texts: .sentinels, strings: strings),
+                                                      textCount: shape.texts.count),
+              String(buffer: stencil.page(shape.texts)) == html
+        else { return nil }
+        let probes = shape.texts.indices.map(PageStencil.probe)
+        return String(buffer: stencil.page(probes)) == mustache(page, texts: .probes, strings: strings) ? stencil : nil
+    }
+
+    /// The page through Mustache: the model's values by name, plus `t` (the strings), `lang` and `brand`.
+    private func mustache(_ page: some PageModel, texts: PageValueTree.Texts, strings: PageStrings) -> String {
+        let context = PageContext(page: PageValueTree(page, texts: texts), strings: strings, brand: brand)
+        return (libraries[strings.language] ?? libraries["en"])?.render(context, withTemplate: type(of: page).template)
             ?? "<!doctype html><title>LinkDomain</title><p>Page unavailable.</p>"
     }
 }
@@ -163,6 +197,30 @@ enum HTMLText {
         } ?? text
     }
 
+    /// `text` escaped, written to `buffer`: the runs between special bytes as they are.
+    static func write(_ text: String, into buffer: inout ByteBuffer) {
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for (index, byte) in bytes.enumerated() where isSpecial(byte) {
+                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start ..< index])))
+                buffer.writeStaticString(replacement(byte))
+                start = index + 1
+            }
+            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
+        }
+    }
+
+    private static func replacement(_ byte: UInt8) -> StaticString {
+        switch byte {
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "\""): "&quot;"
+        default: "&#39;"
+        }
+    }
+
     private static func isSpecial(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
@@ -170,7 +228,7 @@ enum HTMLText {
 
 /// The root of a page's template context.
 private struct PageContext: MustacheParent {
-    let page: any PageModel
+    let page: PageValueTree
     let strings: PageStrings
     let brand: [String: String]
 

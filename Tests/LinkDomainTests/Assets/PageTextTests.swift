@@ -52,7 +52,7 @@ struct PageTextTests {
             guard let label = child.label else { continue }
             let value = Mirror(reflecting: child.value)
             let isAbsent = value.displayStyle == .optional && value.children.isEmpty
-            let named = model.child(named: label)
+            let named = PageValueTree(model).child(named: label)
             #expect(isAbsent ? named == nil : named != nil, "\(type(of: model)).\(label)")
         }
     }
