@@ -112,12 +112,14 @@ public struct PageRenderer: Sendable {
     func html(_ page: some PageModel, strings: PageStrings) -> ByteBuffer {
         let shape = PageShape(page)
         let key = PageStencils.Key(template: type(of: page).template, language: strings.language, shape: shape.key)
-        switch stencils[key] {
+        let (entry, hasRoom) = stencils.entry(key)
+        switch entry {
         case .stencil(let stencil): return stencil.page(shape.texts)
         case .unusable: return ByteBuffer(string: mustache(page, texts: .asIs, strings: strings))
         case nil: break
         }
         let html = mustache(page, texts: .asIs, strings: strings)
+        guard hasRoom else { return ByteBuffer(string: html) }
         stencils.store(stencil(page, shape: shape, html: html, strings: strings).map(PageStencils.Entry.stencil) ?? .unusable, for: key)
         return ByteBuffer(string: html)
     }

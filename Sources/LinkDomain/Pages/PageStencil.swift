@@ -87,7 +87,12 @@ final class PageStencils: Sendable {
     static let capacity = 512
     private let entries = Mutex<[Key: Entry]>([:])
 
-    subscript(key: Key) -> Entry? { entries.withLock { $0[key] } }
+    /// The entry for `key`, and whether a new one would be kept (past the bound, cutting one is wasted work).
+    func entry(_ key: Key) -> (entry: Entry?, hasRoom: Bool) {
+        entries.withLock { ($0[key], $0.count < Self.capacity) }
+    }
+
+    subscript(key: Key) -> Entry? { entry(key).entry }
 
     func store(_ entry: Entry, for key: Key) {
         entries.withLock { entries in
