@@ -52,9 +52,7 @@ struct ScryptPasswordHash: Sendable, Equatable {
     /// Whether `password` is the one hashed; the comparison takes the same time wherever the keys differ.
     func matches(_ password: String) -> Bool {
         guard let derived = try? derive(password) else { return false }
-        var difference: UInt8 = 0
-        for (a, b) in zip(derived, key) { difference |= a ^ b }
-        return difference == 0 && derived.count == key.count
+        return ConstantTime.equal(derived, key)
     }
 
     private func derive(_ password: String) throws -> [UInt8] {
