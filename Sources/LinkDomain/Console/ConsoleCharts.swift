@@ -3,10 +3,11 @@
 /// is hidden from it). Pure: counts in, a template's values out.
 enum ConsoleCharts {
     static let days = 30
-    static let width = 600
     static let height = 160
     static let barWidth = 16
+    /// A day's width: its bar and the gap beside it.
     static let step = 20
+    static var width: Int { days * step }
 
     /// The chart of the 30 days ending `today` (days since 1970) for `platform`, or every platform
     /// together; nil when nothing happened in them.
@@ -38,7 +39,7 @@ enum ConsoleCharts {
         return [
             "caption": renderer.format(.clicksChartCaption, ["platform": platformName]),
             "tableLabel": renderer.format(.clicksTableCaption, ["platform": platformName]),
-            "dayLabel": renderer[.day], "width": days * step, "height": height, "baseline": height, "bars": bars,
+            "dayLabel": renderer[.day], "width": width, "height": height, "baseline": height, "bars": bars,
             "legend": events.enumerated().map { ["series": $0.offset, "label": $0.element.rawValue] },
             "rows": (0..<days).reversed().filter { dayTotals[$0] > 0 }.map { day -> [String: Any] in
                 ["day": RFC3339.day(milliseconds: Int64(first + day) * 86_400_000),

@@ -41,8 +41,7 @@ extension ConsoleController {
     private func accountPage(_ id: String, request: Request, session: ConsoleSession) async throws -> Response {
         guard let embedded else { throw HTTPError(.notFound) }
         guard let user = try await embedded.account(localID: id) else {
-            return renderer.page("console-message", title: renderer[.accounts], chrome: chrome(session, .accounts),
-                                 values: ["body": renderer[.notFound], "back": Self.accountsPath], status: .notFound)
+            return message(renderer[.notFound], in: .accounts, session: session, back: Self.accountsPath, status: .notFound)
         }
         let path = "\(Self.accountsPath)/\(ActionLinkEncoder.percentEncode(id))"
         func when(_ milliseconds: Int64?) -> String {
@@ -115,8 +114,8 @@ extension ConsoleController {
             AuditLog.record(actor: session.actor, action: "account.\(action)", object: id, logger: context.logger)
             return redirect(to: "\(path)?done=\(done)")
         } catch let refusal as IdentityToolkitError {
-            return renderer.page("console-message", title: renderer[.accounts], chrome: chrome(session, .accounts),
-                                 values: ["body": renderer.format(.accountRefused, ["reason": refusal.code.rawValue]), "back": path], status: .badRequest)
+            return message(renderer.format(.accountRefused, ["reason": refusal.code.rawValue]), in: .accounts, session: session, back: path,
+                           status: .badRequest)
         }
     }
 }

@@ -21,7 +21,7 @@ extension ConsoleController {
             try await page(request, context: context) { request, session in try await linkPage(suffix(context), request: request, session: session, context: context) }
         }
         routes.get(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
-            try await page(request, context: context) { _, _ in try await qrCode(suffix(context), file: context.parameters.get("item") ?? "", context: context) }
+            try await page(request, context: context) { _, _ in try qrCode(suffix(context), file: context.parameters.get("item") ?? "") }
         }
         routes.post(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
             try await change(request, context: context) { session, form in
@@ -51,8 +51,7 @@ extension ConsoleController {
         do {
             page = try await links.list(query, logger: context.logger)
         } catch {
-            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome, values: ["body": renderer[.unavailable]],
-                                 status: .serviceUnavailable)
+            return message(renderer[.unavailable], in: .links, session: session, status: .serviceUnavailable)
         }
         var values: [String: Any] = [
             "query": query.text, "csrf": token(session, Self.linksPath), "importToken": token(session, "\(Self.linksPath)/import"),
@@ -100,25 +99,20 @@ extension ConsoleController {
     }
 
     private func linkPage(_ suffix: String, request: Request, session: ConsoleSession, context: Context) async throws -> Response {
-        let chrome = chrome(session, .links)
         let found: ShortLinkListing?
         do {
             found = try await admin.shortLinkListing(suffix: suffix)
         } catch {
-            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome, values: ["body": renderer[.unavailable]],
-                                 status: .serviceUnavailable)
+            return message(renderer[.unavailable], in: .links, session: session, status: .serviceUnavailable)
         }
-        guard let listing = found else {
-            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome,
-                                 values: ["body": renderer[.notFound], "back": Self.linksPath], status: .notFound)
-        }
+        guard let listing = found else { return message(renderer[.notFound], in: .links, session: session, back: Self.linksPath, status: .notFound) }
         await linkEvents.flush()
         let today = LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
         let counts = (try? await admin.dailyEventTotals(suffix: suffix, fromDay: today - 29)) ?? []
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
         var values: [String: Any] = [
             "suffix": suffix, "shortLink": shortLink, "disabled": listing.disabled,
-            "parameters": Self.pairs(listing.record.longLinkQuery).map { ["name": $0.name, "value": $0.value] },
+            "parameters": QueryString(Substring(listing.record.longLinkQuery)).items.map { ["name": $0.name, "value": $0.value] },
             "destinations": destinations(listing.record, shortLink: shortLink),
             "qrAlt": renderer.format(.qrAlt, ["link": shortLink]),
             "toggleAction": listing.disabled ? "enable" : "disable", "toggleLabel": renderer[listing.disabled ? .enable : .disable],
@@ -132,7 +126,8 @@ extension ConsoleController {
         case "enabled"?: renderer[.linkEnabled]
         default: nil
         }
-        return renderer.page("console-link", title: renderer.format(.linkTitle, ["suffix": suffix]), chrome: chrome, values: values, notice: notice)
+        return renderer.page("console-link", title: renderer.format(.linkTitle, ["suffix": suffix]), chrome: chrome(session, .links), values: values,
+                             notice: notice)
     }
 
     /// Where a phone, a computer and a previewer go: the router's own decision for each.
@@ -155,8 +150,7 @@ extension ConsoleController {
         }
     }
 
-    private func qrCode(_ suffix: String, file: String, context: Context) async throws -> Response {
-        _ = try? await links.listing(suffix: suffix, logger: context.logger)
+    private func qrCode(_ suffix: String, file: String) throws -> Response {
         let link = "\(configuration.publicBaseURL)/\(suffix)"
         guard let code = QRCode(Array(link.utf8)) else { throw HTTPError(.notFound) }
         switch file {
@@ -186,17 +180,9 @@ extension ConsoleController {
                 throw HTTPError(.notFound)
             }
         } catch let error as ShortLinkAPIError {
-            let status: HTTPResponse.Status = error == .unavailable ? .serviceUnavailable : .notFound
-            return renderer.page("console-message", title: renderer[.shortLinks], chrome: chrome(session, .links),
-                                 values: ["body": renderer[error == .unavailable ? .unavailable : .notFound], "back": Self.linksPath], status: status)
-        }
-    }
-
-    /// A query's pairs, decoded, in order.
-    static func pairs(_ query: String) -> [(name: String, value: String)] {
-        query.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (QueryString.percentDecode(parts[0]), parts.count == 2 ? QueryString.percentDecode(parts[1]) : "")
+            return error == .unavailable
+                ? message(renderer[.unavailable], in: .links, session: session, back: Self.linksPath, status: .serviceUnavailable)
+                : message(renderer[.notFound], in: .links, session: session, back: Self.linksPath, status: .notFound)
         }
     }
 

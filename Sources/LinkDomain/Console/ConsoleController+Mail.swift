@@ -27,8 +27,7 @@ extension ConsoleController {
         do {
             mails = try await mailQueue.list(state, after: after, limit: limit)
         } catch {
-            return renderer.page("console-message", title: renderer[.mail], chrome: chrome(session, .mail), values: ["body": renderer[.unavailable]],
-                                 status: .serviceUnavailable)
+            return message(renderer[.unavailable], in: .mail, session: session, status: .serviceUnavailable)
         }
         if show, !mails.isEmpty { mailQueue.addressesShown(state, actor: session.actor, logger: context.logger) }
         let actionable = state != .sent
@@ -40,7 +39,7 @@ extension ConsoleController {
             "stateLabel": renderer[Self.label(state)], "showAddresses": show, "showHref": href(state, true), "hideHref": href(state, false),
             "actionable": actionable, "hasMails": !mails.isEmpty,
             "mails": mails.map { mail -> [String: Any] in
-                var row: [String: Any] = ["id": mail.id, "recipient": show ? mail.recipient : Self.masked(mail.recipient), "kind": mail.kind,
+                var row: [String: Any] = ["id": mail.id, "recipient": show ? mail.recipient : MailQueueOperations.masked(mail.recipient), "kind": mail.kind,
                                           "language": mail.language,
                                           "queued": RFC3339.readable(milliseconds: mail.queuedAt),
                                           "attempts": String(mail.attempts), "lastError": mail.lastError ?? ""]
@@ -81,11 +80,5 @@ extension ConsoleController {
         case .sent: .mailSent
         case .failed: .mailFailed
         }
-    }
-
-    /// `a•••@example.com`: enough to tell mails apart, not enough to read the address.
-    static func masked(_ address: String) -> String {
-        guard let at = address.lastIndex(of: "@"), let first = address.first, at != address.startIndex else { return "•••" }
-        return "\(first)•••\(address[at...])"
     }
 }

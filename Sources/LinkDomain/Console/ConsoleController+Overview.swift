@@ -12,8 +12,7 @@ extension ConsoleController {
             totals = try await admin.dailyEventTotals(fromDay: today - ConsoleCharts.days + 1)
             linkCount = try await admin.shortLinkCount()
         } catch {
-            return renderer.page("console-message", title: renderer[.overview], chrome: chrome(session, .overview),
-                                 values: ["body": renderer[.unavailable]], status: .serviceUnavailable)
+            return message(renderer[.unavailable], in: .overview, session: session, status: .serviceUnavailable)
         }
         let mail = try? await admin.summary()
         let charts = Platform.allCases.compactMap { ConsoleCharts.clicks(totals, platform: $0, today: today, renderer: renderer) }

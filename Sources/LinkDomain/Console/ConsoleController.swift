@@ -113,21 +113,19 @@ struct ConsoleController<Context: RequestContext>: Sendable {
                       status: .forbidden)
     }
 
-    func formFields(_ request: Request, maximumBytes: Int = 64 * 1024) async throws -> [String: String] {
-        let body = try await request.body.collect(upTo: maximumBytes)
-        return Self.formFields(String(buffer: body))
+    /// A page of `section` that only says `body`: that nothing was found, that the store is
+    /// unavailable, why a change was refused; with a way `back`.
+    func message(_ body: String, in section: ConsoleChrome.Section, session: ConsoleSession, back: String? = nil, status: HTTPResponse.Status)
+        -> Response
+    {
+        var values: [String: Any] = ["body": body]
+        if let back { values["back"] = back }
+        return renderer.page("console-message", title: renderer[section.title], chrome: chrome(session, section), values: values, status: status)
     }
 
-    /// An `application/x-www-form-urlencoded` body's fields; of a name given twice, the first.
-    static func formFields(_ body: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String { QueryString.percentDecode(Substring(text.replacingOccurrences(of: "+", with: " "))) }
-            let name = decoded(parts[0])
-            if fields[name] == nil { fields[name] = parts.count == 2 ? decoded(parts[1]) : "" }
-        }
-        return fields
+    func formFields(_ request: Request, maximumBytes: Int = 64 * 1024) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: maximumBytes)
+        return QueryString.formFields(body.readableBytesView)
     }
 
     func redirect(to location: String) -> Response {

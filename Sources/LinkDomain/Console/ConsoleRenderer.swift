@@ -7,6 +7,17 @@ import Mustache
 struct ConsoleChrome: Sendable {
     enum Section: String, Sendable, CaseIterable {
         case overview, links, mail, accounts, association
+
+        /// The title of the section's pages.
+        var title: ConsoleText {
+            switch self {
+            case .overview: .overview
+            case .links: .shortLinks
+            case .mail: .mail
+            case .accounts: .accounts
+            case .association: .association
+            }
+        }
     }
 
     var current: Section?

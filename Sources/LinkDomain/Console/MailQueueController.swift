@@ -75,7 +75,7 @@ struct MailQueueController<Context: RequestContext>: Sendable {
         if show, !mails.isEmpty { operations.addressesShown(state, actor: actor, logger: context.logger) }
         return MailList(
             mails: mails.map { mail in
-                MailList.Mail(id: mail.id, recipient: show ? mail.recipient : ConsoleController<Context>.masked(mail.recipient), kind: mail.kind,
+                MailList.Mail(id: mail.id, recipient: show ? mail.recipient : MailQueueOperations.masked(mail.recipient), kind: mail.kind,
                               language: mail.language, state: mail.state.rawValue, queueTime: RFC3339.string(milliseconds: mail.queuedAt),
                               attempts: mail.attempts, lastError: mail.lastError, finishTime: mail.finishedAt.map { RFC3339.string(milliseconds: $0) })
             },

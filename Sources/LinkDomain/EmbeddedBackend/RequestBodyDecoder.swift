@@ -80,14 +80,9 @@ package enum RequestBodyDecoder {
         return RequestBody(fields)
     }
 
-    /// `name=value&...`, `+` meaning a space; a pair without a name is skipped, a repeated name keeps its first value.
+    /// `name=value&...` (``QueryString/formFields(_:)``), each value a string.
     static func form(_ bytes: some Collection<UInt8>) -> [String: JSONValue] {
-        let spaced = String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
-        var fields: [String: JSONValue] = [:]
-        for (name, value) in QueryString(Substring(spaced)).items where !name.isEmpty && fields[name] == nil {
-            fields[name] = .string(value)
-        }
-        return fields
+        QueryString.formFields(bytes).mapValues(JSONValue.string)
     }
 
     static func json(_ bytes: [UInt8]) throws(IdentityToolkitError) -> [String: JSONValue] {

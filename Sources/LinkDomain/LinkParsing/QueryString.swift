@@ -43,6 +43,17 @@ package struct QueryString: Sendable, Equatable {
         }
     }
 
+    /// An `application/x-www-form-urlencoded` body's fields (`+` meaning a space); a pair without a
+    /// name is skipped, a repeated name keeps its first value.
+    static func formFields(_ bytes: some Collection<UInt8>) -> [String: String] {
+        let spaced = String(decoding: bytes.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        var fields: [String: String] = [:]
+        for (name, value) in QueryString(Substring(spaced)).items where !name.isEmpty && fields[name] == nil {
+            fields[name] = value
+        }
+        return fields
+    }
+
     /// The first value of `name`, decoded.
     package subscript(name: String) -> String? {
         withBytes { bytes in

@@ -31,4 +31,10 @@ struct MailQueueOperations: Sendable {
     func addressesShown(_ state: MailState, actor: String, logger: Logger) {
         AuditLog.record(actor: actor, action: "mail.showAddresses", object: state.rawValue, logger: logger)
     }
+
+    /// `a•••@example.com`: enough to tell mails apart, not enough to read the address.
+    static func masked(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@"), let first = address.first, at != address.startIndex else { return "•••" }
+        return "\(first)•••\(address[at...])"
+    }
 }
