@@ -44,8 +44,11 @@ public enum LinkExercise {
         _ = appLinks.shape(of: text)
         if let token = HandoffPaths.token(in: text, hosts: appLinks.hosts), handoffs.open(token) != nil { return "a hand-off token opened that was never sealed" }
         if handoffs.open(text) != nil { return "a hand-off token opened that was never sealed" }
-        if text.utf8.count <= HandoffSealer.maximumLinkBytes, let sealed = handoffs.seal(link: text, now: 0, lifetime: 60), handoffs.open(sealed)?.link != text {
-            return "a hand-off token does not open to the link sealed in it"
+        let app = HandoffApp(store: .android, id: "com.example.app")
+        if text.utf8.count <= HandoffSealer.maximumLinkBytes, let sealed = handoffs.seal(link: text, app: app, now: 0, lifetime: 60),
+            handoffs.open(sealed).map({ $0.link != text || $0.app != app }) ?? true
+        {
+            return "a hand-off token does not open to the link and app sealed in it"
         }
         _ = PageForm.decode(text)
         _ = PlatformClassifier.classify(userAgent: text, platformHint: text)

@@ -162,7 +162,8 @@ struct Import: AsyncParsableCommand {
         let (configuration, _) = try options.load()
         let opened = try OpenedStore.open(configuration, logger: Logger(label: "linkdomain"))
         let report = try await opened.withRunning { store in
-            try await ShortLinkImporter(store: store, publicBaseURL: configuration.publicBaseURL).importFile(file)
+            try await ShortLinkImporter(store: store, publicBaseURL: configuration.publicBaseURL,
+                                                policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains)).importFile(file)
         }
         print(report)
         if !report.invalid.isEmpty { throw ExitCode(1) }

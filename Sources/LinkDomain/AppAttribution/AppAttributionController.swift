@@ -34,48 +34,72 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
         return routes
     }
 
-    /// `GetIosReopenAttributionRequest` → `GetIosReopenAttributionResponse`; counts `APP_RE_OPEN`.
+    /// `GetIosReopenAttributionRequest` → `GetIosReopenAttributionResponse`; counts `APP_RE_OPEN`
+    /// when the link names the calling app.
     func reopen(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> ReopenAttribution {
         let body: ReopenRequest = try await decode(request)
-        let platform = try app(body.bundleId)
+        let app = try app(body.bundleId)
         guard let requested = body.requestedLink, !requested.isEmpty else { throw .invalidArgument("requestedLink is required") }
         let link = try await resolve(requested, context: context)
-        if let suffix = link.suffix { linkEvents.record([.appReOpen], suffix: suffix, platform: platform) }
+        count([.appReOpen], of: link, by: app)
         return ReopenAttribution(link)
     }
 
     /// `GetIosPostInstallAttributionRequest` → `GetIosPostInstallAttributionResponse`: a hand-off
-    /// (its URL, its token, or a Play referrer holding one) claimed once, or a link of this domain
-    /// the app found itself; anything else matches nothing. Counts `APP_INSTALL` and `APP_FIRST_OPEN`.
+    /// (its URL, its token, or a Play referrer holding one) for the calling app, claimed once, or a
+    /// link of this domain the app found itself; anything else matches nothing. Counts
+    /// `APP_INSTALL` and `APP_FIRST_OPEN` when the link names the calling app.
+    ///
+    /// A token is claimed only once its link has been read and resolved, just before the answer
+    /// that carries it: a store that fails first leaves the token for the app's next try.
     func install(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> InstallAttribution {
         let body: InstallRequest = try await decode(request)
-        let platform = try app(body.bundleId)
+        let app = try app(body.bundleId)
         guard let candidate = body.uniqueMatchLinkToCheck?.trimmingCharacters(in: .whitespacesAndNewlines), !candidate.isEmpty else {
             return .noMatch("no uniqueMatchLinkToCheck: this service never guesses an install from the device, its address or the time")
         }
+        var handoff: Handoff?
         let requested: String
         if let token = HandoffPaths.token(in: candidate, hosts: resolver.hosts) {
-            guard let handoff = sealer.open(token) else { return .noMatch("the hand-off token is not one this service made") }
-            let now = clock.nowSeconds
-            guard handoff.expiresAt >= now else { return .noMatch("the hand-off token has expired") }
+            guard let opened = sealer.open(token) else { return .noMatch("the hand-off token is not one this service made") }
+            guard opened.expiresAt >= clock.nowSeconds else { return .noMatch("the hand-off token has expired") }
+            guard opened.app.id == app.id, isConfigured(opened.app) else { return .noMatch("the hand-off token was made for another app") }
+            handoff = opened
+            requested = opened.link
+        } else {
+            requested = candidate
+        }
+        let link: ResolvedAppLink
+        do throws(ShortLinkAPIError) {
+            link = try await resolve(requested, context: context)
+        } catch .unavailable {
+            throw .unavailable
+        } catch {
+            return .noMatch("uniqueMatchLinkToCheck is not a link of this link domain with a deep link it may hand out")
+        }
+        if let handoff {
             let claimed: Bool
             do {
-                claimed = try await store.claimHandoff(id: handoff.id, at: now * 1000,
-                                                       forgetBefore: (now - Int64(configuration.handoffLifetimeSeconds)) * 1000)
+                // Kept until the token's own expiry, whatever the lifetime is when it is claimed.
+                let (keepUntil, overflow) = handoff.expiresAt.multipliedReportingOverflow(by: 1000)
+                claimed = try await store.claimHandoff(id: handoff.id, now: clock.nowMilliseconds(), keepUntil: overflow ? .max : keepUntil)
             } catch {
                 context.logger.error("hand-off claim failed", metadata: ["error": .string("\(error)")])
                 throw .unavailable
             }
             guard claimed else { return .noMatch("the hand-off token was already claimed") }
-            requested = handoff.link
-        } else {
-            requested = candidate
         }
-        guard let link = try? await resolve(requested, context: context) else {
-            return .noMatch("uniqueMatchLinkToCheck is not a link of this link domain")
-        }
-        if let suffix = link.suffix { linkEvents.record([.appInstall, .appFirstOpen], suffix: suffix, platform: platform) }
+        count([.appInstall, .appFirstOpen], of: link, by: handoff?.app ?? app)
         return InstallAttribution(link)
+    }
+
+    /// Counts app events in a short link's statistics, only when its long link names the calling
+    /// app: anyone holding the public key could otherwise inflate any link's counts.
+    private func count(_ events: [LinkEvent], of link: ResolvedAppLink, by app: HandoffApp) {
+        guard let suffix = link.suffix else { return }
+        let platform: Platform = app.store == .apple ? .iOS : .android
+        guard link.apps.names(app.id, on: platform) else { return }
+        linkEvents.record(events, suffix: suffix, platform: platform)
     }
 
     /// The link resolved; a short link from the store.
@@ -92,17 +116,25 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
             guard stored != nil else { throw .notFound("no such short link") }
         }
         guard let link = resolver.resolve(requested, shape: shape, storedQuery: stored) else {
-            throw .invalidArgument("the link names no deep link")
+            throw .invalidArgument("the link names no deep link, or one outside authorizedDomains that this service does not hand out")
         }
         return link
     }
 
-    /// The platform of the configured app `bundleId` names: an Apple bundle ID or an Android package name.
-    private func app(_ bundleId: String?) throws(ShortLinkAPIError) -> Platform {
+    /// The configured app `bundleId` names: an Apple bundle ID or an Android package name (an ID
+    /// configured on both platforms is the Apple app here, and a hand-off for either matches it).
+    private func app(_ bundleId: String?) throws(ShortLinkAPIError) -> HandoffApp {
         guard let bundleId, !bundleId.isEmpty else { throw .invalidArgument("bundleId is required") }
-        if configuration.apple.apps.contains(where: { $0.bundleID == bundleId }) { return .iOS }
-        if configuration.android.apps.contains(where: { $0.packageName == bundleId }) { return .android }
+        if configuration.apple.apps.contains(where: { $0.bundleID == bundleId }) { return HandoffApp(store: .apple, id: bundleId) }
+        if configuration.android.apps.contains(where: { $0.packageName == bundleId }) { return HandoffApp(store: .android, id: bundleId) }
         throw .invalidArgument("bundleId \(bundleId) is not an app of this link domain")
+    }
+
+    private func isConfigured(_ app: HandoffApp) -> Bool {
+        switch app.store {
+        case .apple: configuration.apple.apps.contains { $0.bundleID == app.id }
+        case .android: configuration.android.apps.contains { $0.packageName == app.id }
+        }
     }
 
     /// The request's key (the app's public one; any in development) and its JSON body.

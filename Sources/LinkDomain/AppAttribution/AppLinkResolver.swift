@@ -29,6 +29,30 @@ struct ResolvedAppLink: Sendable, Equatable {
     var utm: UTMValues
     /// The short link's suffix, when it was one: its statistics count the app's events.
     var suffix: String?
+    /// The apps the long link names (`ibi`, `ipbi`, `apn`): only their opens count in its statistics.
+    var apps = AppIDs()
+}
+
+/// The apps a Dynamic Link names for each platform.
+struct AppIDs: Sendable, Equatable {
+    var apple: Set<String> = []
+    var android: Set<String> = []
+
+    init() {}
+
+    init(_ parameters: QueryString) {
+        apple = Set([parameters["ibi"], parameters["ipbi"]].compactMap { $0 }.filter { !$0.isEmpty })
+        android = Set([parameters["apn"]].compactMap { $0 }.filter { !$0.isEmpty })
+    }
+
+    /// Whether the link names `appID` on `platform`.
+    func names(_ appID: String, on platform: Platform) -> Bool {
+        switch platform {
+        case .iOS, .iPadOS: apple.contains(appID)
+        case .android: android.contains(appID)
+        case .desktop, .bot: false
+        }
+    }
 }
 
 /// What kind of link of this domain an app holds: pure, so every rule is tested without a store.
@@ -39,6 +63,8 @@ package struct AppLinkResolver: Sendable {
     let publicBaseURL: String
     /// Where email action links arrive (Firebase's two paths, the emulator's, a custom one).
     let actionPaths: Set<String>
+    /// The pages' redirect policy: a deep link the pages would not follow is not handed to the app either.
+    let policy: RedirectPolicy
 
     package enum Shape: Equatable {
         case shortLink(suffix: String)
@@ -53,6 +79,7 @@ package struct AppLinkResolver: Sendable {
         self.hosts = hosts
         publicBaseURL = configuration.publicBaseURL
         actionPaths = Set(RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath))
+        policy = RedirectPolicy(authorizedDomains: configuration.authorizedDomains)
     }
 
     /// The shape of `link`, or nil when it is not a link of this domain (another host, a page of its own, nothing).
@@ -71,23 +98,24 @@ package struct AppLinkResolver: Sendable {
     }
 
     /// `requested` resolved: for a short link, from its stored long link's query; nil when a long
-    /// link (stored or given) names no deep link.
+    /// link (stored or given) names no deep link, or one the redirect policy refuses (anyone can
+    /// write a long link on this host, and the association files hand it to the real app).
     func resolve(_ requested: String, shape: Shape, storedQuery: String? = nil) -> ResolvedAppLink? {
         switch shape {
         case .emailAction:
             return ResolvedAppLink(requestedLink: requested, resolvedLink: requested, deepLink: requested, utm: UTMValues(QueryString("")))
         case .longLink(let query):
-            return Self.fromLongLink(requested: requested, resolved: requested, query: query, suffix: nil)
+            return fromLongLink(requested: requested, resolved: requested, query: query, suffix: nil)
         case .shortLink(let suffix):
             guard let storedQuery else { return nil }
-            return Self.fromLongLink(requested: requested, resolved: publicBaseURL + "/?" + storedQuery, query: storedQuery, suffix: suffix)
+            return fromLongLink(requested: requested, resolved: publicBaseURL + "/?" + storedQuery, query: storedQuery, suffix: suffix)
         }
     }
 
-    private static func fromLongLink(requested: String, resolved: String, query: String, suffix: String?) -> ResolvedAppLink? {
+    private func fromLongLink(requested: String, resolved: String, query: String, suffix: String?) -> ResolvedAppLink? {
         let parameters = QueryString(Substring(query))
-        guard let deepLink = parameters["link"], !deepLink.isEmpty else { return nil }
+        guard let given = parameters["link"], !given.isEmpty, let deepLink = policy.allowed(given) else { return nil }
         return ResolvedAppLink(requestedLink: requested, resolvedLink: resolved, deepLink: deepLink, minimumAppVersion: parameters["imv"],
-                               utm: UTMValues(parameters), suffix: suffix)
+                               utm: UTMValues(parameters), suffix: suffix, apps: AppIDs(parameters))
     }
 }

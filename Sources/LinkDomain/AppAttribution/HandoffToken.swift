@@ -11,6 +11,34 @@ package struct Handoff: Sendable, Equatable {
     var expiresAt: Int64
     /// Random: the key under which its one claim is recorded.
     var id: String
+    /// The app the page offered (its bundle ID or package name) and that app's platform: only
+    /// that app may claim it.
+    package var app: HandoffApp
+}
+
+/// The configured app a hand-off is for.
+package struct HandoffApp: Sendable, Equatable {
+    package enum Store: String, Sendable {
+        case apple
+        case android
+    }
+
+    package var store: Store
+    /// The bundle ID or package name.
+    package var id: String
+
+    package init(store: Store, id: String) {
+        self.store = store
+        self.id = id
+    }
+
+    /// The app a page offers as ``AppTarget``.
+    init(_ target: AppTarget) {
+        switch target.kind {
+        case .apple(let app): self.init(store: .apple, id: app.bundleID)
+        case .android(let app): self.init(store: .android, id: app.packageName)
+        }
+    }
 }
 
 /// Seals and opens hand-off tokens: ChaCha20-Poly1305 under a key derived from the form secret
@@ -25,16 +53,18 @@ package struct HandoffSealer: Sendable {
     private let key: SymmetricKey
 
     package init(secret: [UInt8]) {
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), info: Data("linkdomain hand-off v1".utf8), outputByteCount: 32)
+        // v2 seals the app too: a v1 token (no app, claimable by any app) does not open.
+        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), info: Data("linkdomain hand-off v2".utf8), outputByteCount: 32)
     }
 
-    /// The token for `link`, valid `lifetime` seconds from `now`; nil for no link or one too long to carry.
-    package func seal(link: String, now: Int64, lifetime: Int64) -> String? {
-        guard !link.isEmpty, link.utf8.count <= Self.maximumLinkBytes else { return nil }
+    /// The token for `link`, for `app` to claim, valid `lifetime` seconds from `now`; nil for no
+    /// link or one too long to carry.
+    package func seal(link: String, app: HandoffApp, now: Int64, lifetime: Int64) -> String? {
+        guard !link.isEmpty, link.utf8.count <= Self.maximumLinkBytes, !app.id.isEmpty, !app.id.contains("\n") else { return nil }
         let id = Base64URL.encode((0..<12).map { _ in UInt8.random(in: 0...255) })
         let (expiresAt, overflow) = now.addingReportingOverflow(lifetime)
         guard !overflow else { return nil }
-        let plain = Data(("\(expiresAt)\n\(id)\n" + link).utf8)
+        let plain = Data(("\(expiresAt)\n\(id)\n\(app.store.rawValue)\n\(app.id)\n" + link).utf8)
         guard let box = try? ChaChaPoly.seal(plain, using: key) else { return nil }
         return Base64URL.encode(box.combined)
     }
@@ -46,8 +76,10 @@ package struct HandoffSealer: Sendable {
             let box = try? ChaChaPoly.SealedBox(combined: bytes), let plain = try? ChaChaPoly.open(box, using: key),
             let text = String(data: plain, encoding: .utf8)
         else { return nil }
-        let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, let expiresAt = Int64(parts[0]), !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
-        return Handoff(link: String(parts[2]), expiresAt: expiresAt, id: String(parts[1]))
+        let parts = text.split(separator: "\n", maxSplits: 4, omittingEmptySubsequences: false)
+        guard parts.count == 5, let expiresAt = Int64(parts[0]), !parts[1].isEmpty, let store = HandoffApp.Store(rawValue: String(parts[2])),
+            !parts[3].isEmpty, !parts[4].isEmpty
+        else { return nil }
+        return Handoff(link: String(parts[4]), expiresAt: expiresAt, id: String(parts[1]), app: HandoffApp(store: store, id: String(parts[3])))
     }
 }

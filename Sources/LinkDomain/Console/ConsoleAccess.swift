@@ -24,15 +24,25 @@ struct ConsoleAccess: Sendable {
     let users: [String: String]
     let adminKeys: [String]
     let seal: ConsoleSessionSeal
-    let signIns = RateLimiter(perMinute: 10, burst: 5)
+    /// Sign-in attempts per client address (IPv6 by /64): 10 a minute, on every replica together.
+    let signIns: Budget
+    /// Sign-in attempts in all, whoever makes them: each costs a 32 MiB scrypt, and the threads
+    /// that run it also check app users' passwords.
+    let allSignIns = RateLimiter(perMinute: ConsoleAccess.signInsPerMinute, burst: 20)
+    static let signInsPerMinute = 60
     let pool: PasswordHashingPool
+    /// Each actor's sign-outs, which every session is sealed over (nil: none kept, as in the open console).
+    let signOuts: (any ConsoleSignOutStore)?
 
-    init(configuration: LinkDomainConfiguration, signer: FormToken, pool: PasswordHashingPool = .shared) {
+    init(configuration: LinkDomainConfiguration, signer: FormToken, signOuts: (any ConsoleSignOutStore)?, budgets: (any BudgetStore)? = nil,
+         clock: any WallClock = SystemClock(), pool: PasswordHashingPool = .shared) {
+        signIns = Budget(name: "console-sign-in", limit: 10, windowSeconds: 60, burst: 5, shared: budgets, clock: clock)
         users = Dictionary(configuration.console.users.map { ($0.name, $0.passwordHash) }, uniquingKeysWith: { first, _ in first })
         adminKeys = configuration.backend.adminKeys
         policy = configuration.mode == .development ? .open : (users.isEmpty && adminKeys.isEmpty ? .closed : .signIn)
         seal = ConsoleSessionSeal(signer: signer, idleSeconds: Int64(configuration.console.idleMinutes) * 60)
         self.pool = pool
+        self.signOuts = signOuts
     }
 
     /// The actor an admin key signs in as: which key (a digest's first characters), never the key.
@@ -40,38 +50,68 @@ struct ConsoleAccess: Sendable {
         "admin-key-" + ConsoleSessionSeal.digest(key).prefix(8)
     }
 
-    /// What a session of `actor` was sealed over; nil when the user or key is gone.
+    /// The digest of `actor`'s credential; nil when the user or key is gone.
     func credentialDigest(actor: String) -> String? {
         if let hash = users[actor] { return ConsoleSessionSeal.digest(hash) }
         return adminKeys.first { Self.adminActor($0) == actor }.map(ConsoleSessionSeal.digest)
     }
 
+    /// What a session of `actor` is sealed over: its credential's digest and its sign-outs so far;
+    /// nil when the user or key is gone.
+    func sealedDigest(actor: String) async throws(StoreError) -> String? {
+        guard let credential = credentialDigest(actor: actor) else { return nil }
+        return "\(credential).\(try await signOuts?.consoleSignOuts(actor: actor) ?? 0)"
+    }
+
     /// The request's session: development's in the open console, else the cookie's, if valid.
-    func session(cookie: String?, now: Int64) -> ConsoleSession? {
+    /// Throws when the database that keeps sign-outs cannot say.
+    func session(cookie: String?, now: Int64) async throws(StoreError) -> ConsoleSession? {
         switch policy {
         case .open: return .development
         case .closed: return nil
         case .signIn:
-            return cookie.flatMap { seal.session(cookie: $0, now: now, credentialDigest: credentialDigest(actor:)) }
+            guard let cookie else { return nil }
+            do {
+                return try await seal.session(cookie: cookie, now: now) { actor in try await sealedDigest(actor: actor) }
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .unavailable
+            }
         }
+    }
+
+    /// Ends every session of `actor` (the sign-out button): sessions sealed before it no longer open.
+    func signOut(_ session: ConsoleSession) async throws(StoreError) {
+        try await signOuts?.recordConsoleSignOut(actor: session.actor)
     }
 
     /// Checks a name and password (or, with no name, an admin key). The password is hashed on the
     /// hashing threads, and an unknown name is checked against a decoy, so that the answer takes
     /// the same time whether or not the name exists; every refusal says the same.
-    func signIn(name: String, password: String, client: String, now: Int64) async -> SignIn {
-        if let wait = signIns.take(client) { return .tooMany(wait) }
+    ///
+    /// Attempts are counted per client (on every replica together) and in all; past either, or
+    /// when the hashing threads already have too many checks waiting, the answer is to wait.
+    func signIn(name: String, password: String, client: String, now: Int64) async throws(StoreError) -> SignIn {
+        if let wait = await signIns.take(client) { return .tooMany(wait) }
+        if let wait = allSignIns.take("") { return .tooMany(wait) }
         guard name.utf8.count <= 64, password.utf8.count <= 1024 else { return .refused }
         if name.isEmpty {
             // As every other key check: how much of a key matched does not show in the time taken.
             guard !password.isEmpty, let key = adminKeys.first(where: { ConstantTime.equal($0.utf8, password.utf8) }) else { return .refused }
-            return .signedIn(ConsoleSession(actor: Self.adminActor(key), signedInAt: now), credentialDigest: ConsoleSessionSeal.digest(key))
+            let actor = Self.adminActor(key)
+            return .signedIn(ConsoleSession(actor: actor, signedInAt: now), credentialDigest: try await sealedDigest(actor: actor) ?? "")
         }
         let stored = users[name]
         let hash = stored.flatMap(ScryptPasswordHash.init) ?? Self.decoy
-        let matches = (try? await pool.run(for: client) { hash.matches(password) }) ?? false
-        guard matches, let stored else { return .refused }
-        return .signedIn(ConsoleSession(actor: name, signedInAt: now), credentialDigest: ConsoleSessionSeal.digest(stored))
+        let matches: Bool
+        do {
+            matches = try await pool.run(for: client) { hash.matches(password) }
+        } catch {
+            return .tooMany(1)
+        }
+        guard matches, stored != nil, let digest = try await sealedDigest(actor: name) else { return .refused }
+        return .signedIn(ConsoleSession(actor: name, signedInAt: now), credentialDigest: digest)
     }
 
     /// What an unknown name's password is checked against: the same cost as a real hash.

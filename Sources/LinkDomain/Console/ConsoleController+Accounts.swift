@@ -13,15 +13,21 @@ extension ConsoleController {
         }
         routes.get(RouterPath("\(Self.accountsPath)/:id")) { request, context in
             try await page(request, context: context) { request, session in
-                try await accountPage(context.parameters.get("id") ?? "", request: request, session: session)
+                try await accountPage(Self.accountID(context), request: request, session: session)
             }
         }
         routes.post(RouterPath("\(Self.accountsPath)/:id/:item")) { request, context in
             try await change(request, context: context) { session, form in
-                try await accountAction(context.parameters.get("id") ?? "", action: context.parameters.get("item") ?? "", form: form, session: session,
+                try await accountAction(Self.accountID(context), action: context.parameters.get("item") ?? "", form: form, session: session,
                                         context: context)
             }
         }
+    }
+
+    /// The account ID a path names: its segment percent-decoded (IDs may hold `/`, `?`, spaces).
+    private static func accountID(_ context: Context) -> String {
+        let segment = context.parameters.get("id") ?? ""
+        return segment.removingPercentEncoding ?? segment
     }
 
     private func accountSearch(_ request: Request, session: ConsoleSession) async throws -> Response {
@@ -31,7 +37,8 @@ extension ConsoleController {
         let values: [String: Any] = [
             "query": query, "searched": !query.isEmpty, "hasAccounts": !found.isEmpty,
             "accounts": found.map { user -> [String: Any] in
-                ["id": user.localID, "email": user.email ?? "", "phone": user.phoneNumber ?? "", "state": renderer[user.disabled ? .disabled : .enabled]]
+                ["id": user.localID, "path": ActionLinkEncoder.percentEncode(user.localID), "email": user.email ?? "", "phone": user.phoneNumber ?? "",
+                 "state": renderer[user.disabled ? .disabled : .enabled]]
             },
         ]
         let notice = request.uri.queryParameters["done"] == "deleted" ? renderer[.accountDeleted] : nil

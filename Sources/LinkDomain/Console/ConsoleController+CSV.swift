@@ -12,7 +12,8 @@ extension ConsoleController {
     func importLinks(_ text: String, session: ConsoleSession, request: Request, context: Context) async throws -> Response {
         let report: ShortLinkImporter.Report
         do {
-            report = try await ShortLinkImporter(store: links.store, publicBaseURL: configuration.publicBaseURL).importCSV(text)
+            report = try await ShortLinkImporter(store: links.store, publicBaseURL: configuration.publicBaseURL,
+                                               policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains)).importCSV(text)
         } catch {
             return try await linkList(request, session: session, context: context, problem: renderer[.importUnreadable], status: .badRequest)
         }

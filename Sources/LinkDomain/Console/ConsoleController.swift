@@ -33,10 +33,17 @@ struct ConsoleController<Context: RequestContext>: Sendable {
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                      body: .init(byteBuffer: ConsoleRenderer.stylesheet))
         }
-        routes.get(RouterPath("\(Self.base)/sign-in")) { request, _ in try signInPage(request) }
+        routes.get(RouterPath("\(Self.base)/sign-in")) { request, _ in try await signInPage(request) }
         routes.post(RouterPath("\(Self.base)/sign-in")) { request, context in try await signIn(request, context: context) }
         routes.post(RouterPath("\(Self.base)/sign-out")) { request, context in
-            try await change(request, context: context) { _, _ in
+            try await change(request, context: context) { session, _ in
+                // Recorded in the database: a copy of the cookie taken before is refused too, on every replica.
+                do {
+                    try await access.signOut(session)
+                } catch {
+                    return unavailable(session)
+                }
+                AuditLog.record(actor: session.actor, action: "console.signOut", object: "-", logger: context.logger)
                 var response = redirect(to: "\(Self.base)/sign-in?done=signed-out")
                 response.headers[.setCookie] = ConsoleAccess.signedOutCookie
                 return response
@@ -55,8 +62,14 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     /// A page for whoever may see it: the sign-in page's redirect otherwise (404 when the console is off).
     func page(_ request: Request, context: Context, _ body: (Request, ConsoleSession) async throws -> Response) async throws -> Response {
         guard access.policy != .closed else { throw HTTPError(.notFound) }
-        guard let session = session(request) else { return redirect(to: "\(Self.base)/sign-in") }
-        return renew(try await body(request, session), session: session)
+        let session: ConsoleSession?
+        do {
+            session = try await self.session(request)
+        } catch {
+            return unavailable(nil)
+        }
+        guard let session else { return redirect(to: "\(Self.base)/sign-in") }
+        return try await renew(try await body(request, session), session: session)
     }
 
     /// A change: from this site only, with the token its form carried, by whoever may make it.
@@ -65,16 +78,30 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     {
         guard access.policy != .closed else { throw HTTPError(.notFound) }
         guard isSameOrigin(request) else { return refusedForm() }
-        guard let session = session(request) else { return redirect(to: "\(Self.base)/sign-in?done=session-ended") }
+        let session: ConsoleSession?
+        do {
+            session = try await self.session(request)
+        } catch {
+            return unavailable(nil)
+        }
+        guard let session else { return redirect(to: "\(Self.base)/sign-in?done=session-ended") }
         let form = try await formFields(request, maximumBytes: maximumBytes)
         guard let token = form["csrf"], access.seal.isValidFormToken(token, session: session, action: request.uri.path, now: clock.nowSeconds) else {
             return refusedForm()
         }
-        return renew(try await body(session, form), session: session)
+        return try await renew(try await body(session, form), session: session)
     }
 
-    func session(_ request: Request) -> ConsoleSession? {
-        access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)
+    func session(_ request: Request) async throws(StoreError) -> ConsoleSession? {
+        try await access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)
+    }
+
+    /// 503: the database that says whether a session has ended (or what a page shows) is away.
+    func unavailable(_ session: ConsoleSession?) -> Response {
+        var response = renderer.page("console-message", title: renderer[.console], chrome: session.map { chrome($0) } ?? ConsoleChrome(),
+                                     values: ["body": renderer[.unavailable]], status: .serviceUnavailable)
+        response.headers[.retryAfter] = "5"
+        return response
     }
 
     func chrome(_ session: ConsoleSession, _ section: ConsoleChrome.Section? = nil) -> ConsoleChrome {
@@ -88,8 +115,8 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     }
 
     /// Each answer to a signed-in request renews the cookie's last use: the idle time counts from now.
-    private func renew(_ response: Response, session: ConsoleSession) -> Response {
-        guard access.policy == .signIn, response.headers[.setCookie] == nil, let digest = access.credentialDigest(actor: session.actor) else {
+    private func renew(_ response: Response, session: ConsoleSession) async throws -> Response {
+        guard access.policy == .signIn, response.headers[.setCookie] == nil, let digest = try? await access.sealedDigest(actor: session.actor) else {
             return response
         }
         var response = response
@@ -134,9 +161,10 @@ struct ConsoleController<Context: RequestContext>: Sendable {
 
     // MARK: Signing in
 
-    private func signInPage(_ request: Request) throws -> Response {
+    private func signInPage(_ request: Request) async throws -> Response {
         guard access.policy != .closed else { throw HTTPError(.notFound) }
-        if access.policy == .open || session(request) != nil { return redirect(to: Self.base) }
+        if access.policy == .open { return redirect(to: Self.base) }
+        if (try? await session(request)) != nil { return redirect(to: Self.base) }
         let notice: String? = switch request.uri.queryParameters["done"] {
         case "signed-out"?: renderer[.signedOut]
         case "session-ended"?: renderer[.sessionEnded]
@@ -150,6 +178,8 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     private var signInToken: String { token(ConsoleSession(actor: "", signedInAt: 0), "\(Self.base)/sign-in") }
 
     private func signIn(_ request: Request, context: Context) async throws -> Response {
+        // A closed console is absent to every method, as its sign-in page is.
+        guard access.policy != .closed else { throw HTTPError(.notFound) }
         guard access.policy == .signIn else { return redirect(to: Self.base) }
         guard isSameOrigin(request) else { return refusedForm() }
         let form = try await formFields(request)
@@ -158,7 +188,13 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         else { return refusedForm() }
         let name = form["name"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let now = clock.nowSeconds
-        switch await access.signIn(name: name, password: form["password"] ?? "", client: clientAddress(request, context), now: now) {
+        let outcome: ConsoleAccess.SignIn
+        do {
+            outcome = try await access.signIn(name: name, password: form["password"] ?? "", client: clientAddress(request, context), now: now)
+        } catch {
+            return unavailable(nil)
+        }
+        switch outcome {
         case .signedIn(let session, let digest):
             AuditLog.record(actor: session.actor, action: "console.signIn", object: "-", logger: context.logger)
             var response = redirect(to: Self.base)

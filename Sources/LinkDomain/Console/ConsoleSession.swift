@@ -16,8 +16,9 @@ struct ConsoleSession: Sendable, Equatable {
 /// what another wrote, and nothing is stored.
 ///
 /// The cookie holds the actor, the sign-in time and the last use, and its MAC also covers a
-/// digest of what the actor signed in with (the user's password hash, or the admin key): changing
-/// or removing the user or the key ends their sessions everywhere.
+/// digest of what the actor signed in with (the user's password hash, or the admin key) and how
+/// many times the actor has signed out (kept in the database): changing or removing the user or
+/// the key, or signing out, ends their sessions everywhere, copies of the cookie included.
 struct ConsoleSessionSeal: Sendable {
     let signer: FormToken
     /// A session ends this long after its last use...
@@ -34,11 +35,11 @@ struct ConsoleSessionSeal: Sendable {
 
     /// The session a cookie holds, if this service made it, it was used within the idle time, and
     /// its credential still exists (`credentialDigest` finds it by actor; nil when it is gone).
-    func session(cookie: String, now: Int64, credentialDigest: (String) -> String?) -> ConsoleSession? {
+    func session(cookie: String, now: Int64, credentialDigest: (String) async throws -> String?) async rethrows -> ConsoleSession? {
         let pieces = cookie.split(separator: ".", maxSplits: 2)
         guard pieces.count == 3, let actorBytes = Base64URL.decode(pieces[0]), let actor = String(data: actorBytes, encoding: .utf8),
               let signedInAt = Int64(pieces[1]), (now - Self.absoluteSeconds)...(now + 60) ~= signedInAt,
-              let digest = credentialDigest(actor),
+              let digest = try await credentialDigest(actor),
               signer.verify(String(pieces[2]), ["console-session", actor, digest, String(signedInAt)], now: now, lifetime: idleSeconds)
         else { return nil }
         return ConsoleSession(actor: actor, signedInAt: signedInAt)

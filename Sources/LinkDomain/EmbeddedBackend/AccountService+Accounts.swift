@@ -117,12 +117,19 @@ extension AccountService {
         if revokeSessions { user.revokeSessions(at: now) }
         let newSessionWanted = !context.isAdmin && (revokeSessions || (body.bool("returnSecureToken") ?? false))
         if newSessionWanted { user.lastRefreshAt = now }
-        try await update(user, readAs: read)
+        var writes = AuthWrites(updatedUsers: [AuthWrites.Update(user, readAs: read)])
+        var notice: IssuedCode?
         if let oldEmail, oldEmail != user.email, let newEmail = user.email {
-            // As Firebase mails the old address a way to undo the change.
-            try await leaveRecoverNotice(to: oldEmail, newEmail: newEmail, user: user, language: nil,
-                                         client: context.isAdmin ? "" : context.clientAddress)
+            // As Firebase mails the old address a way to undo the change, stored with the change.
+            notice = try await recoverNotice(to: oldEmail, newEmail: newEmail, user: user, language: nil,
+                                             client: context.isAdmin ? "" : context.clientAddress)
         }
+        if let notice {
+            writes.insertedCodes.append(notice.record)
+            writes.mails += notice.mails
+        }
+        try await commit(writes)
+        if let notice { announce(notice.record) }
         var response = accountSummary(user)
         if newSessionWanted { response.add(try await newSession(for: user, provider: Self.provider(of: user), now: now)) }
         return response

@@ -102,8 +102,19 @@ extension AccountService {
         })
     }
 
+    /// Makes a code and its mail (unless not `mailed`) in one commit: neither exists without the other.
     func issueCode(_ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
-                           context: CallContext, mailed: Bool = true) async throws -> OobCodeRecord {
+                   context: CallContext, mailed: Bool = true) async throws -> OobCodeRecord {
+        let issued = try newCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context, mailed: mailed)
+        try await commit(AuthWrites(insertedCodes: [issued.record], mails: issued.mails))
+        announce(issued.record)
+        return issued.record
+    }
+
+    /// A new code and the mail that carries it, written nowhere yet: the caller commits both with
+    /// whatever else its action writes, then ``announce(_:)``s the code.
+    func newCode(_ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
+                 context: CallContext, mailed: Bool = true) throws -> IssuedCode {
         let now = clock.nowMilliseconds()
         let code = RandomToken.make(bytes: 24)  // 192 bits
         let encoder = ActionLinkEncoder(baseURL: self.settings.publicBaseURL)
@@ -115,20 +126,45 @@ extension AccountService {
             code: code, projectID: self.settings.projectID, tenantID: context.tenantID, requestType: type, email: email,
             newEmail: newEmail, localID: localID, link: link, createdAt: now,
             expiresAt: now + Int64(self.settings.codeLifetimeSeconds) * 1000)
-        try await store.insertCode(record)
+        var mails: [QueuedMail] = []
         if mailed, let outbox, let recipient = MailAddress(email) {
-            try await outbox.send(MailComposer.Content(kind: MailKind(type), language: context.languageCode, recipient: recipient, email: email,
-                                                       newEmail: newEmail, link: link))
+            mails.append(try outbox.prepare(MailComposer.Content(kind: MailKind(type), language: context.languageCode, recipient: recipient,
+                                                                 email: email, newEmail: newEmail, link: link)))
         }
-        switch self.settings.mode {
+        return IssuedCode(record: record, mails: mails)
+    }
+
+    /// Says that a code was made, once it is stored.
+    func announce(_ record: OobCodeRecord) {
+        switch settings.mode {
         case .development:
             // The emulator's contract: no mail is sent, this line is the mail.
-            logger.info("link for \(email)", metadata: ["type": .string(type.rawValue), "link": .string(link)])
+            logger.info("link for \(record.email)", metadata: ["type": .string(record.requestType.rawValue), "link": .string(record.link)])
         case .deployment:
             // Neither the address nor the link: whoever reads the logs must not be able to use the code.
-            logger.info("code issued", metadata: ["type": .string(type.rawValue)])
+            logger.info("code issued", metadata: ["type": .string(record.requestType.rawValue)])
         }
-        return record
+    }
+
+    /// Commits one action's writes (``AuthWrites``): a code it spends that is no longer live is
+    /// the client's error, and nothing was written; mails it queued wake the sender.
+    func commit(_ writes: AuthWrites) async throws {
+        let outcome: AuthCommit
+        do {
+            outcome = try await store.commit(writes)
+        } catch {
+            throw Self.refusal(error)
+        }
+        switch outcome {
+        case .committed: outbox?.didQueue(writes.mails)
+        case .codeInvalid: throw IdentityToolkitError.invalidOobCode
+        case .codeExpired: throw IdentityToolkitError.expiredOobCode
+        }
+    }
+
+    /// What spending `code` now is, for ``AuthWrites/spending``.
+    func spending(_ code: String) -> AuthWrites.Spending {
+        AuthWrites.Spending(code: code, now: clock.nowMilliseconds())
     }
 
     /// The code if it can still be used; otherwise the error saying why.
@@ -138,11 +174,10 @@ extension AccountService {
         return record
     }
 
-    func redeem(_ code: String) async throws -> OobCodeRecord {
-        switch try await store.redeemCode(code, now: clock.nowMilliseconds()) {
-        case .redeemed(let record): return record
-        case .expired: throw IdentityToolkitError.expiredOobCode
-        case .invalid: throw IdentityToolkitError.invalidOobCode
-        }
-    }
+}
+
+/// A code and the mail that carries it (none when an admin took the link, or mail is off).
+struct IssuedCode: Sendable {
+    var record: OobCodeRecord
+    var mails: [QueuedMail]
 }

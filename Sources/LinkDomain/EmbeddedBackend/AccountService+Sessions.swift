@@ -45,9 +45,8 @@ extension AccountService {
         let existing = try await store.user(tenantID: context.tenantID, email: email)
         if let existing, existing.disabled { throw IdentityToolkitError.userDisabled }
         if let signedIn, let existing, existing.localID != signedIn.localID { throw IdentityToolkitError.emailExists }
-        _ = try await redeem(code)
-        // The code is spent: the account is changed as it is at the write, however often another
-        // request changes it first (the first reads above decided only whether to spend the code).
+        // The code is spent in the transaction that writes the account (as it is at the write,
+        // however often another request changes it first) and starts the session.
         var first: (signedIn: UserRecord?, existing: UserRecord?)? = (signedIn, existing)
         return try await retryingLostRaces {
             let read: (signedIn: UserRecord?, existing: UserRecord?)
@@ -58,11 +57,11 @@ extension AccountService {
                 read = (try await signedIn.asyncMap { try await store.user(tenantID: $0.tenantID, localID: $0.localID) ?? { throw IdentityToolkitError.userNotFound }() },
                         try await store.user(tenantID: context.tenantID, email: email))
             }
-            return try await completeEmailLinkSignIn(email: email, signedIn: read.signedIn, existing: read.existing, context)
+            return try await completeEmailLinkSignIn(code: code, email: email, signedIn: read.signedIn, existing: read.existing, context)
         }
     }
 
-    private func completeEmailLinkSignIn(email: String, signedIn: UserRecord?, existing: UserRecord?, _ context: CallContext) async throws
+    private func completeEmailLinkSignIn(code: String, email: String, signedIn: UserRecord?, existing: UserRecord?, _ context: CallContext) async throws
         -> EmailLinkSigninResponse
     {
         if let existing, existing.disabled { throw IdentityToolkitError.userDisabled }
@@ -91,22 +90,23 @@ extension AccountService {
         user.emailLinkSignIn = true
         user.lastLoginAt = now
         user.lastRefreshAt = now
+        // Google reports email-link sign-ins as the password provider.
+        let session = try await sessionRecord(for: user, provider: "password", now: now)
+        var writes = AuthWrites(spending: spending(code), refreshTokens: [session])
         if isNewUser {
-            do {
-                try await store.insertUser(user)
-            } catch {
-                guard error == .emailExists else { throw error }
-                // Another code for the same address created the account a moment ago: sign in to that one.
-                guard let created = try await store.user(tenantID: context.tenantID, email: email) else { throw IdentityToolkitError.internalError }
-                user = created
-                isNewUser = false
-            }
+            writes.insertedUsers = [user]
         } else if let read {
-            try await update(user, readAs: read)
+            writes.updatedUsers = [AuthWrites.Update(user, readAs: read)]
+        }
+        do {
+            try await commit(writes)
+        } catch let error as IdentityToolkitError where isNewUser && error.code == .emailExists {
+            // Another code for the same address created the account a moment ago: nothing was
+            // written, and the next run signs in to that account.
+            throw StoreError.conflict
         }
         var response = EmailLinkSigninResponse(localId: user.localID, email: email, isNewUser: isNewUser)
-        // Google reports email-link sign-ins as the password provider.
-        response.add(try await newSession(for: user, provider: "password", now: now))
+        response.add(try await sessionTokens(for: user, session))
         return response
     }
 
@@ -180,12 +180,23 @@ extension AccountService {
     /// whole seconds, and ``UserRecord/revokeSessions(at:)`` revoked that whole second. It waits
     /// for the next one (at most a second, and only right after a revocation).
     func newSession(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) async throws -> SessionTokens {
+        let session = try await sessionRecord(for: user, provider: provider, now: now, extraClaims: extraClaims)
+        try await store.insertRefreshToken(session)
+        return try await sessionTokens(for: user, session)
+    }
+
+    /// A session's refresh token, not yet stored (for a caller that stores it with its action's other writes).
+    func sessionRecord(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) async throws -> RefreshTokenRecord {
         let now = try await sessionStart(for: user, now: now)
-        let refresh = RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now,
-                                         provider: provider, claims: extraClaims)
-        try await store.insertRefreshToken(refresh)
-        return SessionTokens(idToken: try await tokens.idToken(for: user, provider: provider, authTime: now / 1000, now: now / 1000,
-                                                               extraClaims: extraClaims),
-                             refreshToken: refresh.token, expiresIn: String(TokenIssuer.lifetimeSeconds))
+        return RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now,
+                                  provider: provider, claims: extraClaims)
+    }
+
+    /// The tokens a client gets for a stored session of `user`.
+    func sessionTokens(for user: UserRecord, _ session: RefreshTokenRecord) async throws -> SessionTokens {
+        let provider = session.provider ?? Self.provider(of: user)
+        return SessionTokens(idToken: try await tokens.idToken(for: user, provider: provider, authTime: session.createdAt / 1000,
+                                                               now: session.createdAt / 1000, extraClaims: session.claims),
+                             refreshToken: session.token, expiresIn: String(TokenIssuer.lifetimeSeconds))
     }
 }

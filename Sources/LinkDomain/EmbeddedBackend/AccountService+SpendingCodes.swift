@@ -12,17 +12,18 @@ extension AccountService {
             throw IdentityToolkitError.emailNotFound
         }
         if found.disabled { throw IdentityToolkitError.userDisabled }
-        _ = try await redeem(code)
         let passwordHash = try await passwords.hash(newPassword)
-        // The code is spent: the new password is written to the account as it is at the write.
+        // The code is spent in the same transaction that writes the new password to the account
+        // as it is at the write: a fault leaves both undone, and the link still works.
         try await retryingLostRaces(on: found) { read in
+            if read.disabled { throw IdentityToolkitError.userDisabled }
             var user = read
             let now = clock.nowMilliseconds()
             user.passwordHash = passwordHash
             user.passwordUpdatedAt = now
             user.emailVerified = true
             user.revokeSessions(at: now)
-            try await update(user, readAs: read)
+            try await commit(AuthWrites(spending: spending(code), updatedUsers: [AuthWrites.Update(user, readAs: read)]))
         }
         return ResetPasswordResponse(requestType: record.requestType.rawValue, email: record.email)
     }
@@ -50,8 +51,7 @@ extension AccountService {
         let record = try await liveCode(code)
         let found = try await codeAccount(record)
         if found.disabled { throw IdentityToolkitError.userDisabled }
-        _ = try await redeem(code)
-        // The code is spent: its change is made to the account as it is at the write.
+        // The code is spent with its change, made to the account as it is at the write.
         return try await retryingLostRaces(on: found) { read in try await apply(record, to: read) }
     }
 
@@ -71,42 +71,51 @@ extension AccountService {
         }
     }
 
-    /// A spent code's change, written to the account `read` if it is still as read.
+    /// The code's change, written to the account `read` if it is still as read, in the
+    /// transaction that spends the code (with, for an address change, the old address's undo
+    /// code and its mail).
     private func apply(_ record: OobCodeRecord, to read: UserRecord) async throws -> SetAccountInfoResponse {
+        if read.disabled { throw IdentityToolkitError.userDisabled }
         var user = read
+        var writes = AuthWrites(spending: spending(record.code))
+        var notice: IssuedCode?
         switch record.requestType {
         case .verifyEmail:
             user.emailVerified = true
         case .verifyAndChangeEmail:
-            let oldEmail = user.email
             user.email = record.email
             user.emailVerified = true
-            try await update(user, readAs: read)
-            if let oldEmail {
+            if let oldEmail = read.email {
                 // The notice speaks the language the change was confirmed in (the confirming link's `lang`).
                 let language = try? LinkParser.parse(url: record.link).get().languageCode
-                try await leaveRecoverNotice(to: oldEmail, newEmail: record.email, user: user, language: language, client: "")
+                notice = try await recoverNotice(to: oldEmail, newEmail: record.email, user: user, language: language, client: "")
             }
-            return accountSummary(user)
         case .recoverEmail:
             user.email = record.email
             user.emailVerified = true
         case .passwordReset, .emailSignIn, .revertSecondFactorAddition:
             break
         }
-        try await update(user, readAs: read)
+        writes.updatedUsers = [AuthWrites.Update(user, readAs: read)]
+        if let notice {
+            writes.insertedCodes.append(notice.record)
+            writes.mails += notice.mails
+        }
+        try await commit(writes)
+        if let notice { announce(notice.record) }
         var response = accountSummary(user)
         if record.requestType == .recoverEmail { response.newEmail = record.newEmail }
         return response
     }
 
-    /// The code an address change leaves the old address, to undo it. Its mail is sent within the
-    /// old mailbox's budget (and the changing client's): changes in a row cannot bury a victim in
-    /// notices. Over budget the code is still made (an earlier notice's link undoes the first change).
-    func leaveRecoverNotice(to oldEmail: String, newEmail: String, user: UserRecord, language: String?, client: String) async throws {
+    /// The code an address change leaves the old address, to undo it, and its mail, for the
+    /// caller to commit with the change. The mail is sent within the old mailbox's budget (and the
+    /// changing client's): changes in a row cannot bury a victim in notices. Over budget the code
+    /// is still made (an earlier notice's link undoes the first change).
+    func recoverNotice(to oldEmail: String, newEmail: String, user: UserRecord, language: String?, client: String) async throws -> IssuedCode {
         var mailed = true
         if let outbox { mailed = await outbox.admit(oldEmail, client: client) }
-        _ = try await issueCode(.recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID, settings: ActionCodeSettings(),
-                                context: CallContext(tenantID: user.tenantID, languageCode: language), mailed: mailed)
+        return try newCode(.recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID, settings: ActionCodeSettings(),
+                           context: CallContext(tenantID: user.tenantID, languageCode: language), mailed: mailed)
     }
 }

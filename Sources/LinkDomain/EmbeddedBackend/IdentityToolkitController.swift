@@ -184,7 +184,10 @@ extension IdentityToolkitController {
         do {
             return try await work()
         } catch let error as IdentityToolkitError {
-            return Response.json(error.body, status: error.status)
+            var response = Response.json(error.body, status: error.status)
+            // A 429 (a budget, or the password checks' queue full) says when to try again.
+            if error.status == .tooManyRequests { response.headers[.retryAfter] = "1" }
+            return response
         } catch StoreError.unavailable {
             // The database is away or slow: say so at once, and when to try again.
             var response = Response.json(IdentityToolkitError(.internalError, detail: "the database is unavailable; try again shortly",

@@ -45,14 +45,17 @@ struct PasswordHasher: Sendable {
 
 /// Where password hashes are computed: a few threads of their own, so that a burst of sign-ins
 /// queues here instead of stalling the event loops that answer everything else (`/healthz`, pages,
-/// redirects). At most ``maximumQueued`` hashes wait; past that a sign-in is refused at once.
+/// redirects). At most ``maximumQueued`` hashes wait; past that a sign-in is refused at once (429).
 ///
 /// No one may take the threads from everyone else: each check names who it is for (the client's
 /// address), and waiting checks are taken in turn, one per party, so a client with many checks
 /// waiting delays its own, while everyone else's waits behind at most one of them.
 final class PasswordHashingPool: Sendable {
-    /// One core is always left to the event loops.
-    static let shared = PasswordHashingPool(threads: max(1, min(8, System.coreCount - 1)), maximumQueued: 256)
+    /// At most 64 checks per thread wait (a second or two of app sign-ins): past that, refusing at
+    /// once beats making everyone wait longer.
+    static let shared = PasswordHashingPool(threads: PasswordHashingPool.threads, maximumQueued: 64 * PasswordHashingPool.threads)
+    /// The hashing threads: one core is always left to the event loops.
+    static let threads = max(1, min(8, System.coreCount - 1))
 
     private let pool: NIOThreadPool
     private let threads: Int

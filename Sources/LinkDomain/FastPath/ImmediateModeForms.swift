@@ -24,13 +24,14 @@ final class ImmediateModeForms: Sendable {
     }
 
     func response(_ link: ActionLink, language: String, query: Substring?, peer: String?) -> ImmediateResponse? {
-        guard let peer, !trustedProxies.contains(peer), query.flatMap({ QueryString($0)[FormRefusal.parameter] }) == nil,
-              pageChecks.hasToken(peer)
-        else { return nil }
+        guard let peer, !trustedProxies.contains(peer), query.flatMap({ QueryString($0)[FormRefusal.parameter] }) == nil else { return nil }
+        // The key the router's budget counts this client by (IPv6 by its /64).
+        let client = ClientKey.of(peer)
+        guard pageChecks.hasToken(client) else { return nil }
         let start = ContinuousClock.now
         guard let info = backend.checkCodeWithoutWaiting(link.oobCode) else { return nil }
         let checked = start.duration(to: .now)
-        guard let form = writer.response(link, info: info, language: language), pageChecks.take(peer) == nil else { return nil }
+        guard let form = writer.response(link, info: info, language: language), pageChecks.take(client) == nil else { return nil }
         metrics.backendCall("checkCode", outcome: "ok", duration: checked)
         return form
     }

@@ -62,6 +62,8 @@ struct ImmediateResponder: Sendable {
 
     /// The writer's router, kept here: a computed copy retained and released its arrays on every request.
     let router: LinkRouter
+    /// In development, the hosts answered (others are the router's 421); nil in a deployment.
+    let developmentHosts: DevelopmentHosts?
 
     init(configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], writer: LinkAnswerWriter,
          shortLinks: CachedLinkStore, linkEvents: LinkEventRecorder) {
@@ -70,6 +72,7 @@ struct ImmediateResponder: Sendable {
         self.files = files
         self.writer = writer
         self.router = writer.pages.router
+        developmentHosts = configuration.mode == .development ? DevelopmentHosts(publicHost: configuration.publicHost.lowercased()) : nil
         self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
                                             body: ByteBuffer(bytes: stylesheet))
         let fixed: [(String, Kind)] = [
@@ -151,6 +154,8 @@ struct ImmediateResponder: Sendable {
         } else if link.linkIsRequest, link.linkPath == "/", !LegacyLinkQuery.mayCarryLink(link.requestQuery) {
             return nil
         }
+        // A debug page is under the page-check budget, which the router holds (behind proxies too).
+        if answer.reply == .page(.debug) { return nil }
         let written: Answer
         switch answer.reply {
         case .actionPage(let action):

@@ -114,6 +114,8 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
               AdmissionPolicy.mayAnswerOnEventLoop(targetBytes: target.utf8.count, headerBytes: AdmissionPolicy.headerBytes(request.headerFields),
                                                    keepsConnection: AdmissionPolicy.keepsConnection(request.headerFields))
         else { return nil }
+        // A host development does not answer gets the router's 421.
+        if let hosts = responder.developmentHosts, !hosts.allows(request.authority) { return nil }
         let start = ContinuousClock.now
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { target[..<$0] } ?? target[...]

@@ -47,6 +47,8 @@ struct RawResponder: Sendable {
         let mark = target.firstIndex(of: UInt8(ascii: "?"))
         guard let (kind, route) = immediate.match(UnsafeRawBufferPointer(rebasing: target[..<(mark ?? target.endIndex)])) else { return nil }
         func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } }
+        // A host development does not answer gets the router's 421.
+        if let hosts = immediate.developmentHosts, !hosts.allows(text(head.host)) { return nil }
         let https = finisher.securityHeaders.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))
         let date = HTTPDate.current
         let isFixed = kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet

@@ -154,9 +154,9 @@ public final class MailDeliveryService: Service, Sendable {
         for (mail, outcome) in zip(batch, outcomes) { await record(mail, outcome) }
     }
 
-    /// A relay's reply without the recipient's address, which many relays quote: logs name no one.
+    /// A relay's reply as stored and logged: without addresses, links or codes (``RelayReply``).
     private func redacted(_ reason: String, _ mail: QueuedMail) -> String {
-        reason.replacingOccurrences(of: mail.recipient, with: "<recipient>")
+        RelayReply.redacted(reason, recipient: mail.recipient)
     }
 
     private func record(_ mail: QueuedMail, _ outcome: SMTPDeliveryError?) async {
@@ -167,18 +167,19 @@ public final class MailDeliveryService: Service, Sendable {
                 try await queue.markSent(id: mail.id, now: now)
                 metrics.mail("sent", kind: mail.kind)
             case .permanent(let reason)?:
-                try await queue.markFailed(id: mail.id, reason: reason, now: now)
+                try await queue.markFailed(id: mail.id, reason: redacted(reason, mail), now: now)
                 metrics.mail("failed", kind: mail.kind)
                 logger.warning("mail refused by the relay", metadata: ["id": .string(mail.id), "kind": .string(mail.kind),
                                                                        "reason": .string(redacted(reason, mail))])
             case let failure?:
                 if let next = policy.nextAttempt(afterAttempts: mail.attempts, queuedAt: mail.queuedAt, now: now) {
-                    try await queue.reschedule(id: mail.id, at: next, reason: failure.description)
+                    try await queue.reschedule(id: mail.id, at: next, reason: redacted(failure.description, mail))
                     metrics.mail("retried", kind: mail.kind)
                     logger.notice("mail delivery deferred", metadata: ["id": .string(mail.id), "attempt": "\(mail.attempts)",
                                                                          "reason": .string(redacted(failure.description, mail))])
                 } else {
-                    try await queue.markFailed(id: mail.id, reason: "gave up after \(mail.attempts) attempts: \(failure.description)", now: now)
+                    try await queue.markFailed(id: mail.id, reason: "gave up after \(mail.attempts) attempts: \(redacted(failure.description, mail))",
+                                               now: now)
                     metrics.mail("failed", kind: mail.kind)
                     logger.warning("mail given up", metadata: ["id": .string(mail.id), "kind": .string(mail.kind),
                                                                "reason": .string(redacted(failure.description, mail))])

@@ -11,8 +11,8 @@ public struct MailSetup: Sendable {
     /// logs their links, as the emulator does).
     public let sendsMail: Bool
 
-    public static func make(_ configuration: LinkDomainConfiguration, queue: any MailQueueStore, clock: any WallClock, metrics: LinkMetrics,
-                            logger: Logger) throws -> MailSetup {
+    public static func make(_ configuration: LinkDomainConfiguration, queue: any MailQueueStore, budgets: (any BudgetStore)? = nil,
+                            clock: any WallClock, metrics: LinkMetrics, logger: Logger) throws -> MailSetup {
         let mail = configuration.mail
         guard mail.relay != nil || configuration.mode == .development, let sender = configuration.mailSender else {
             return MailSetup(outbox: nil, delivery: nil, sendsMail: false)
@@ -25,7 +25,8 @@ public struct MailSetup: Sendable {
         let signer = try dkimSigner(configuration, sender: sender)
         let composer = try mailComposer(configuration, sender: sender)
         let outbox = MailOutbox(composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
-                                perRecipient: RateLimiter(perHour: mail.perRecipientPerHour), perClient: RateLimiter(perHour: mail.perClientPerHour))
+                                perRecipient: Budget(name: "mail-recipient", limit: mail.perRecipientPerHour, windowSeconds: 3600, shared: budgets, clock: clock),
+                                perClient: Budget(name: "mail-client", limit: mail.perClientPerHour, windowSeconds: 3600, shared: budgets, clock: clock))
         return MailSetup(outbox: outbox, delivery: delivery, sendsMail: client != nil)
     }
 

@@ -101,6 +101,12 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         let answer = router.answer(link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
                                    acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority)
         if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
+        // `?d=1` costs more than a page (the link parsed for every platform): under the page-check budget.
+        if answer.reply == .page(.debug), let wait = await admitBackendCall(request, context) {
+            var response = message(.tooManyRequests, language: answer.language)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
         if let response = writer.response(answer, link: link, visitor: visitor, logger: context.logger) { return response.response }
         guard case .actionPage(let action) = answer.reply else { return message(.notALink, language: answer.language) }
         if let wait = await admitBackendCall(request, context) {

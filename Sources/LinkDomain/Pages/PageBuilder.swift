@@ -11,9 +11,9 @@ struct PageBuilder: Sendable {
     var appName = ""
     /// The app's website (`branding.homeURL`): "Back to {site}" where a page has nowhere else to lead.
     var homeURL: String?
-    /// Seals a link into a hand-off token that survives the app's install (the Play referrer, the
-    /// pasteboard); nil makes none.
-    var handoffToken: (@Sendable (String) -> String?)?
+    /// Seals a link, for the app a page offers, into a hand-off token that survives the app's
+    /// install (the Play referrer, the pasteboard); nil makes none.
+    var handoffToken: (@Sendable (String, HandoffApp) -> String?)?
 
     /// - Parameter backTo: an allowed continue URL: an error page leads back there ("Back to example.com")
     ///   instead of being a dead end.
@@ -74,9 +74,10 @@ struct PageBuilder: Sendable {
             let fallback = (visitor.platform == .iPadOS ? link.hints.iPadFallbackURL : nil) ?? link.hints.iOSFallbackURL
             page.storeURL = fallback.flatMap(router.policy.allowed) ?? target.storeURL
             page.storeLabel = strings[target.storeURL == nil ? .getAppFallback : .getAppStore]
-            if fallback == nil, target.storeURL != nil { page.handoffURL = handoffURL(pathAndQuery) }
+            if fallback == nil, target.storeURL != nil { page.handoffURL = handoffURL(pathAndQuery, for: target) }
         case .android(let app):
-            let store = link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? withReferrer(target.storeURL, pathAndQuery: pathAndQuery) ?? ""
+            let store = link.hints.androidFallbackURL.flatMap(router.policy.allowed)
+                ?? withReferrer(target.storeURL, pathAndQuery: pathAndQuery, for: target) ?? ""
             page.openURL = router.androidIntent(pathAndQuery: pathAndQuery, package: app.packageName, fallback: store)
             page.storeURL = store
             page.storeLabel = strings[.getAppPlay]
@@ -97,13 +98,13 @@ struct PageBuilder: Sendable {
     }
 
     /// The pasteboard's hand-off URL for this page's link (iPhone: "Copy the link and get the app").
-    func handoffURL(_ pathAndQuery: String) -> String? {
-        handoffToken?(publicBaseURL + pathAndQuery).map { publicBaseURL + HandoffPaths.prefix + $0 }
+    func handoffURL(_ pathAndQuery: String, for target: AppTarget) -> String? {
+        handoffToken?(publicBaseURL + pathAndQuery, HandoffApp(target)).map { publicBaseURL + HandoffPaths.prefix + $0 }
     }
 
     /// Google Play's URL carrying this page's link across the install in its `referrer` (Install Referrer API).
-    func withReferrer(_ storeURL: String?, pathAndQuery: String) -> String? {
-        guard let storeURL, let token = handoffToken?(publicBaseURL + pathAndQuery) else { return storeURL }
+    func withReferrer(_ storeURL: String?, pathAndQuery: String, for target: AppTarget) -> String? {
+        guard let storeURL, let token = handoffToken?(publicBaseURL + pathAndQuery, HandoffApp(target)) else { return storeURL }
         return storeURL + "&referrer=" + ActionLinkEncoder.percentEncode(HandoffSealer.referrerPrefix + token)
     }
 
@@ -137,9 +138,9 @@ struct PageBuilder: Sendable {
             page.openURL = pivotBaseURL.map { $0 + onward }
             page.storeURL = app?.storeURL
             page.storeLabel = strings[.getAppStore]
-            if app?.storeURL != nil { page.handoffURL = handoffURL(request.ownPathAndQuery) }
+            if let app, app.storeURL != nil { page.handoffURL = handoffURL(request.ownPathAndQuery, for: app) }
         case .android(let android)?:
-            let store = withReferrer(app?.storeURL, pathAndQuery: request.ownPathAndQuery)
+            let store = app.flatMap { withReferrer($0.storeURL, pathAndQuery: request.ownPathAndQuery, for: $0) }
             page.openURL = router.androidIntent(pathAndQuery: onward, package: android.packageName,
                                                 fallback: link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? store ?? "")
             page.storeURL = store
@@ -161,9 +162,15 @@ struct PageBuilder: Sendable {
         let flows = router.debugFlows(linkQuery: request.linkQuery).map { flow in
             DebugPage.Flow(platform: flow.platform.rawValue, outcome: Self.describe(flow.route, strings: strings))
         }
-        return DebugPage(title: strings[.debugTitle], shape: router.debugShape(request)?.rawValue,
-                         parameters: QueryString(request.linkQuery).items.map { DebugPage.Parameter(name: $0.name, value: $0.value) }, flows: flows)
+        let items = QueryString(request.linkQuery).items
+        var parameters = items.prefix(Self.debugParameters).map { DebugPage.Parameter(name: $0.name, value: $0.value) }
+        // A URL of thousands of parameters must not cost thousands of rows: the rest is counted.
+        if items.count > Self.debugParameters { parameters.append(DebugPage.Parameter(name: "…", value: "+\(items.count - Self.debugParameters)")) }
+        return DebugPage(title: strings[.debugTitle], shape: router.debugShape(request)?.rawValue, parameters: parameters, flows: flows)
     }
+
+    /// The most parameters a debug page lists (a Dynamic Link has about twenty).
+    static let debugParameters = 40
 
     static func describe(_ route: DebugFlow.Route, strings: PageStrings) -> String {
         switch route {

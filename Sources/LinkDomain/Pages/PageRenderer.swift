@@ -112,7 +112,7 @@ public struct PageRenderer: Sendable {
     func html(_ page: some PageModel, strings: PageStrings) -> ByteBuffer {
         let shape = PageShape(page)
         let key = PageStencils.Key(template: type(of: page).template, language: strings.language, shape: shape.key)
-        let (entry, hasRoom) = stencils.entry(key)
+        let (entry, hasRoom) = stencils.entry(key, textCount: shape.texts.count)
         switch entry {
         case .stencil(let stencil): return stencil.page(shape.texts)
         case .unusable: return ByteBuffer(string: mustache(page, texts: .asIs, strings: strings))

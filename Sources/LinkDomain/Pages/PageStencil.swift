@@ -69,34 +69,75 @@ private func ASCIIDigit(_ byte: UInt8) -> Int? {
 }
 
 /// Stencils by template, language and shape, each made the first time its shape is rendered.
-/// Bounded: shapes depend on requests (a debug page's parameter count), and past the bound a new
-/// shape is rendered by Mustache each time.
+/// Bounded by count and by bytes, oldest first out: shapes depend on requests (a debug page's
+/// parameter count), and a table that only grew would pin whatever an attacker's shapes cost.
 final class PageStencils: Sendable {
     struct Key: Hashable {
         let template: String
         let language: String
         let shape: [UInt8]
+
+        /// What keeping the key costs, roughly.
+        var bytes: Int { template.utf8.count + language.utf8.count + shape.count + 64 }
     }
 
     enum Entry {
         case stencil(PageStencil)
         /// The template treats its texts in ways a stencil cannot keep: Mustache renders it.
         case unusable
+
+        var bytes: Int {
+            switch self {
+            case .stencil(let stencil): stencil.size + stencil.pieces.count * 32 + stencil.slots.count * 8
+            case .unusable: 16
+            }
+        }
+    }
+
+    private struct Table {
+        var entries: [Key: Entry] = [:]
+        /// Keys in the order they were stored: the first is the next out.
+        var order: [Key] = []
+        var start = 0
+        var bytes = 0
     }
 
     static let capacity = 512
-    private let entries = Mutex<[Key: Entry]>([:])
+    /// The most the table holds: every built-in page in every language is a small part of it.
+    static let capacityBytes = 4 * 1024 * 1024
+    /// A shape with more texts than this gets no stencil (a long list: a debug page), so that it
+    /// costs one rendering, not three, and nothing is kept for it.
+    static let maximumTexts = 64
+    private let table = Mutex(Table())
 
-    /// The entry for `key`, and whether a new one would be kept (past the bound, cutting one is wasted work).
-    func entry(_ key: Key) -> (entry: Entry?, hasRoom: Bool) {
-        entries.withLock { ($0[key], $0.count < Self.capacity) }
+    /// The entry for `key`, and whether a new one should be cut (not for shapes of too many texts).
+    func entry(_ key: Key, textCount: Int) -> (entry: Entry?, hasRoom: Bool) {
+        table.withLock { ($0.entries[key], textCount <= Self.maximumTexts) }
     }
 
-    subscript(key: Key) -> Entry? { entry(key).entry }
+    subscript(key: Key) -> Entry? { table.withLock { $0.entries[key] } }
+
+    /// How many entries and bytes are kept.
+    var usage: (count: Int, bytes: Int) { table.withLock { ($0.entries.count, $0.bytes) } }
 
     func store(_ entry: Entry, for key: Key) {
-        entries.withLock { entries in
-            if entries.count < Self.capacity { entries[key] = entry }
+        let size = entry.bytes + key.bytes
+        guard size <= Self.capacityBytes else { return }
+        table.withLock { table in
+            guard table.entries[key] == nil else { return }
+            while table.entries.count >= Self.capacity || table.bytes + size > Self.capacityBytes, table.start < table.order.count {
+                let oldest = table.order[table.start]
+                table.start += 1
+                if let removed = table.entries.removeValue(forKey: oldest) { table.bytes -= removed.bytes + oldest.bytes }
+            }
+            // The order's spent front is dropped once it is half the array: each key is moved at most twice.
+            if table.start > 64, table.start * 2 > table.order.count {
+                table.order.removeFirst(table.start)
+                table.start = 0
+            }
+            table.entries[key] = entry
+            table.order.append(key)
+            table.bytes += size
         }
     }
 }

@@ -27,12 +27,13 @@ struct AbuseLimitsMiddleware: RouterMiddleware {
         limiter.take(clientAddress(request, context: context))
     }
 
-    /// The peer's address; behind a trusted proxy, the nearest address in `X-Forwarded-For` that is
-    /// not itself a trusted proxy (the leftmost entries are the client's to write, so never trusted).
+    /// The client as per-client budgets count it (``ClientKey``): the peer's address; behind a
+    /// trusted proxy, the nearest address in `X-Forwarded-For` that is not itself a trusted proxy
+    /// (the leftmost entries are the client's to write, so never trusted). IPv6 by its /64.
     func clientAddress(_ request: Request, context: Context) -> String {
         let peer = context.clientKey
-        guard trustedProxies.contains(peer), let forwarded = request.headers[.xForwardedFor] else { return peer }
+        guard trustedProxies.contains(peer), let forwarded = request.headers[.xForwardedFor] else { return ClientKey.of(peer) }
         let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return hops.last { !trustedProxies.contains($0) } ?? peer
+        return ClientKey.of(hops.last { !trustedProxies.contains($0) } ?? peer)
     }
 }

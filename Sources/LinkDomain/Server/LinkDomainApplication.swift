@@ -33,6 +33,7 @@ public enum LinkDomainApplication {
         // Outside the error pages, so that every status, a thrown 404 or 413 included, is finished alike.
         router.add(middleware: ResponseFinishingMiddleware(finisher: finisher(services)))
         router.add(middleware: ErrorPageMiddleware(pages: ErrorPages(pages: services.immediate.writer.pages, renderer: services.renderer)))
+        if let hosts = services.immediate.developmentHosts { router.add(middleware: DevelopmentHostMiddleware<Context>(hosts: hosts)) }
         let abuseLimits = AbuseLimitsMiddleware(
             limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst),
             trustedProxies: Set(services.configuration.limits.trustedProxies))
@@ -61,7 +62,8 @@ public enum LinkDomainApplication {
             clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
         ).routes)
         router.addRoutes(ConsoleController<Context>(
-            configuration: configuration, access: ConsoleAccess(configuration: configuration, signer: FormToken(secret: services.formSecret)),
+            configuration: configuration, access: ConsoleAccess(configuration: configuration, signer: FormToken(secret: services.formSecret), signOuts: services.signOuts,
+                                                         budgets: services.budgets, clock: services.clock),
             renderer: ConsoleRenderer(appName: configuration.appName), links: services.shortLinkOperations, admin: services.admin,
             mailQueue: services.mailQueueOperations, embedded: services.embeddedBackend, files: services.files, doctor: ConsoleDoctor(base: configuration.publicBaseURL),
             linkEvents: services.linkEvents, router: services.immediate.router, clock: services.clock, startedAt: services.clock.nowMilliseconds(),

@@ -19,6 +19,10 @@ public struct LinkDomainServices: Sendable {
     var linkCache: CachedLinkStore? { linkStore as? CachedLinkStore }
     /// What the console and the listing APIs read and change.
     let admin: any LinkAdminStore & MailAdminStore
+    /// The console's sign-outs.
+    let signOuts: any ConsoleSignOutStore
+    /// Budgets every replica shares, with PostgreSQL.
+    let budgets: (any BudgetStore)?
     /// What runs beside the server (PostgreSQL's connection pool), and what must be done before it takes requests.
     public var backgroundServices: [any Service] = []
     /// Counters served at `/metrics`.
@@ -72,7 +76,7 @@ public struct LinkDomainServices: Sendable {
         let opened = try OpenedStore.open(configuration, logger: logger)
         let linkStore = CachedLinkStore(base: opened.store)
         let metrics = LinkMetrics()
-        let mail = try MailSetup.make(configuration, queue: opened.mailQueue, clock: clock, metrics: metrics, logger: logger)
+        let mail = try MailSetup.make(configuration, queue: opened.mailQueue, budgets: opened.budgets, clock: clock, metrics: metrics, logger: logger)
         let pendingWork = PendingWork()
         let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil,
                                          pendingWork: pendingWork, logger: logger)
@@ -90,7 +94,7 @@ public struct LinkDomainServices: Sendable {
                                 homeURL: configuration.branding.homeURL)
         let sealer = HandoffSealer(secret: secret)
         let handoffLifetime = Int64(configuration.handoffLifetimeSeconds)
-        pages.handoffToken = { link in sealer.seal(link: link, now: clock.nowSeconds, lifetime: handoffLifetime) }
+        pages.handoffToken = { link, app in sealer.seal(link: link, app: app, now: clock.nowSeconds, lifetime: handoffLifetime) }
         var immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
                                            writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
         let authBackend = InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics)
@@ -103,7 +107,7 @@ public struct LinkDomainServices: Sendable {
         }
         var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
                                           authBackend: authBackend,
-                                          linkStore: linkStore, admin: opened.admin, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
+                                          linkStore: linkStore, admin: opened.admin, signOuts: opened.signOuts, budgets: opened.budgets, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
                                           favicon: ImmediateResponse(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
                                                                      body: ByteBuffer(bytes: assets.favicon)),
                                           script: ImmediateResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8",

@@ -30,3 +30,17 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
         return PlainText.response(status, text, headers: headers)
     }
 }
+
+/// In development, answers 421 to a request that names a host other than a loopback name or the
+/// public host (``DevelopmentHosts``): a DNS-rebound page in the laptop's browser reaches nothing.
+struct DevelopmentHostMiddleware<Context: RequestContext>: RouterMiddleware {
+    let hosts: DevelopmentHosts
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard hosts.allows(request.head.authority) else {
+            return PlainText.response(.misdirectedRequest, "421 Misdirected Request: in development this server answers only localhost, "
+                                      + "127.0.0.1, [::1] and \(hosts.publicHost).\n")
+        }
+        return try await next(request, context)
+    }
+}

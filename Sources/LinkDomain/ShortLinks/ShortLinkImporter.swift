@@ -31,10 +31,14 @@ public struct ShortLinkImporter: Sendable {
 
     let store: any LinkStore
     let publicBaseURL: String
+    /// The pages' redirect policy: a link whose deep link the pages would refuse is not imported
+    /// (the app half would otherwise hand it to the app).
+    let policy: RedirectPolicy
 
-    public init(store: any LinkStore, publicBaseURL: String) {
+    public init(store: any LinkStore, publicBaseURL: String, policy: RedirectPolicy) {
         self.store = store
         self.publicBaseURL = publicBaseURL
+        self.policy = policy
     }
 
     /// Imports the file at `path`: JSON when it starts with `[`, CSV otherwise.
@@ -87,9 +91,13 @@ public struct ShortLinkImporter: Sendable {
                 continue
             }
             guard let long = field(Self.longLinkNames), let mark = long.firstIndex(of: "?"), WebAddress(long) != nil,
-                LinkParser.parseDynamicLink(query: long[long.index(after: mark)...]) != nil
+                let dynamic = LinkParser.parseDynamicLink(query: long[long.index(after: mark)...])
             else {
                 report.invalid.append((line, "the long link is missing or has no link= parameter"))
+                continue
+            }
+            guard policy.allowed(dynamic.deepLink) != nil else {
+                report.invalid.append((line, "its deep link is not an https address on a host of authorizedDomains"))
                 continue
             }
             let query = String(long[long.index(after: mark)...])
@@ -111,7 +119,8 @@ public struct ShortLinkImporter: Sendable {
                     report.invalid.append((line, "suffix \(suffix) already stands for another link"))
                 }
             } catch {
-                report.invalid.append((line, "not stored: \(error)"))
+                // Never the store's own words (`database("SQLite error 5")`): what to do about it.
+                report.invalid.append((line, "not stored: the database is busy or unavailable; import the file again (rows already imported are skipped)"))
             }
         }
         return report

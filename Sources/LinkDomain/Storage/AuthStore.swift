@@ -35,6 +35,9 @@ public protocol AuthStore: Sendable {
     func codeWithoutWaiting(_ code: String) -> OobCodeRecord?
     /// Spends the code: removes it and returns it, unless it is unknown, spent or expired.
     func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption
+    /// Makes every write of one action in one transaction (see ``AuthWrites``): all, or (on any
+    /// failure, a lost race on an account included: ``StoreError/conflict``) none.
+    func commit(_ writes: AuthWrites) async throws(StoreError) -> AuthCommit
     /// Unspent codes of a project, oldest first.
     func codes(projectID: String) async throws(StoreError) -> [OobCodeRecord]
 

@@ -54,7 +54,7 @@ final class CachedLinkStore: LinkStore {
         try await base.eventCounts(suffix: suffix, fromDay: fromDay)
     }
 
-    func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
-        try await base.claimHandoff(id: id, at: at, forgetBefore: forgetBefore)
+    func claimHandoff(id: String, now: Int64, keepUntil: Int64) async throws(StoreError) -> Bool {
+        try await base.claimHandoff(id: id, now: now, keepUntil: keepUntil)
     }
 }

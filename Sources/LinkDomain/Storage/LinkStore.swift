@@ -57,7 +57,8 @@ public protocol LinkStore: Sendable {
     func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError)
     /// Totals per platform and event since `fromDay`, inclusive.
     func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount]
-    /// Marks a hand-off token claimed: true the first time for `id`, false ever after (on every
-    /// replica). Claims made before `forgetBefore` (milliseconds) are dropped: their tokens have expired.
-    func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool
+    /// Marks a hand-off token claimed at `now`: true the first time for `id`, false ever after
+    /// (on every replica). The claim is kept until `keepUntil` (milliseconds: its own token's
+    /// expiry, whatever the lifetime is now); claims kept until before `now` are dropped.
+    func claimHandoff(id: String, now: Int64, keepUntil: Int64) async throws(StoreError) -> Bool
 }

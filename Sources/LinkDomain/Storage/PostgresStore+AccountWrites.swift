@@ -4,6 +4,11 @@ import PostgresNIO
 /// changed, or a sign-in's times.
 extension PostgresStore {
     public func updateUser(_ user: UserRecord, readAs read: UserRecord) async throws(StoreError) {
+        try await requireOneRow(Self.update(user, readAs: read))
+    }
+
+    /// Writes the columns in which `user` differs from `read`, where the account is still at `read`'s version; returns a row if it was.
+    static func update(_ user: UserRecord, readAs read: UserRecord) -> PostgresQuery {
         let fields = user.changedFields(from: read)
         var bindings = PostgresBindings()
         var assignments: [String] = []
@@ -18,7 +23,42 @@ extension PostgresStore {
         let count = bindings.count
         let sql = "UPDATE users SET \(assignments.joined(separator: ", ")) WHERE tenant_id = $\(count - 2) AND local_id = $\(count - 1) "
             + "AND version = $\(count) RETURNING version"
-        try await requireOneRow(PostgresQuery(unsafeSQL: sql, binds: bindings))
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+
+    public func commit(_ writes: AuthWrites) async throws(StoreError) -> AuthCommit {
+        try await guarded {
+            // BEGIN ... COMMIT on one connection: a throw, a lost race or a cut connection anywhere
+            // before COMMIT leaves every write unmade.
+            try await client.withTransaction(logger: logger) { connection in
+                if let spending = writes.spending {
+                    // Concurrent spenders queue on the row; the second finds it gone.
+                    var spent = false
+                    for try await _ in try await connection.query(
+                        "DELETE FROM oob_codes WHERE code = \(spending.code) AND expires_at > \(spending.now) RETURNING code", logger: logger)
+                    {
+                        spent = true
+                    }
+                    if !spent {
+                        var exists = false
+                        for try await _ in try await connection.query("SELECT 1 FROM oob_codes WHERE code = \(spending.code)", logger: logger) {
+                            exists = true
+                        }
+                        return exists ? AuthCommit.codeExpired : .codeInvalid
+                    }
+                }
+                for user in writes.insertedUsers { try await connection.query(Self.insertion(of: user), logger: logger) }
+                for update in writes.updatedUsers {
+                    var rows = 0
+                    for try await _ in try await connection.query(Self.update(update.user, readAs: update.read), logger: logger) { rows += 1 }
+                    guard rows == 1 else { throw StoreError.conflict }
+                }
+                for code in writes.insertedCodes { try await connection.query(Self.insertion(of: code), logger: logger) }
+                for token in writes.refreshTokens { try await connection.query(Self.insertion(of: token), logger: logger) }
+                for mail in writes.mails { try await connection.query(Self.insertion(of: mail), logger: logger) }
+                return AuthCommit.committed
+            }
+        }
     }
 
     public func recordSignIn(of read: UserRecord, lastLoginAt: Int64?, lastRefreshAt: Int64) async throws(StoreError) {

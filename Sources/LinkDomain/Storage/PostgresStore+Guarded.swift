@@ -12,18 +12,30 @@ extension PostgresStore {
             guard bounded else { return try await work() }
             // The deadline's task group ends (its tasks done or cancelled) before this returns.
             return try await withoutActuallyEscaping(work) { escapable in try await withDeadline(deadline, escapable) }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as PSQLError {
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// A failure as the store reports it: a transaction's by what failed in it (the closure's own
+    /// error, else BEGIN's or COMMIT's).
+    static func storeError(_ error: any Error) -> StoreError {
+        switch error {
+        case let error as StoreError:
+            return error
+        case let error as PostgresTransactionError:
+            guard let cause = error.closureError ?? error.beginError ?? error.commitError else { return .database("PostgresTransactionError") }
+            return storeError(cause)
+        case let error as PSQLError:
             if error.serverInfo?[.sqlState] == "23505" {
                 let constraint = error.serverInfo?[.constraintName] ?? ""
-                if constraint.contains("email") { throw .emailExists }
-                if constraint.contains("phone") { throw .phoneNumberExists }
-                if constraint.contains("short_links") { throw .duplicate }
+                if constraint.contains("email") { return .emailExists }
+                if constraint.contains("phone") { return .phoneNumberExists }
+                if constraint.contains("short_links") { return .duplicate }
             }
-            throw .database("PostgreSQL error \(error.serverInfo?[.sqlState] ?? String(describing: error.code))")
-        } catch {
-            throw .database(String(describing: type(of: error)))
+            return .database("PostgreSQL error \(error.serverInfo?[.sqlState] ?? String(describing: error.code))")
+        default:
+            return .database(String(describing: type(of: error)))
         }
     }
 }

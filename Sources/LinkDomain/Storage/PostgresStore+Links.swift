@@ -26,12 +26,13 @@ extension PostgresStore {
         }
     }
 
-    public func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
+    public func claimHandoff(id: String, now: Int64, keepUntil: Int64) async throws(StoreError) -> Bool {
         try await guarded {
-            try await client.query("DELETE FROM handoff_claims WHERE claimed_at < \(forgetBefore)", logger: logger)
+            try await client.query("DELETE FROM handoff_claims WHERE keep_until < \(now)", logger: logger)
             // The primary key decides between replicas: one insert wins, the others return no row.
             for try await _ in try await client.query(
-                "INSERT INTO handoff_claims (id, claimed_at) VALUES (\(id), \(at)) ON CONFLICT (id) DO NOTHING RETURNING id", logger: logger
+                "INSERT INTO handoff_claims (id, claimed_at, keep_until) VALUES (\(id), \(now), \(keepUntil)) ON CONFLICT (id) DO NOTHING RETURNING id",
+                logger: logger
             ).decode(String.self) {
                 return true
             }

@@ -4,13 +4,15 @@ import PostgresNIO
 /// the ones another replica is taking (`FOR UPDATE SKIP LOCKED`), so each mail goes out once.
 extension PostgresStore: MailQueueStore {
     public func enqueue(_ mail: QueuedMail) async throws(StoreError) {
-        try await guarded {
-            try await client.query("""
-                INSERT INTO mail_queue (id, sender, recipient, message, kind, state, queued_at, next_attempt_at, attempts, language)
-                VALUES (\(mail.id), \(mail.sender), \(mail.recipient), \(mail.message), \(mail.kind), 'queued', \(mail.queuedAt), \(mail.queuedAt), 0,
-                        \(mail.language))
-                """, logger: logger)
-        }
+        try await guarded { try await client.query(Self.insertion(of: mail), logger: logger) }
+    }
+
+    static func insertion(of mail: QueuedMail) -> PostgresQuery {
+        """
+        INSERT INTO mail_queue (id, sender, recipient, message, kind, state, queued_at, next_attempt_at, attempts, language)
+        VALUES (\(mail.id), \(mail.sender), \(mail.recipient), \(mail.message), \(mail.kind), 'queued', \(mail.queuedAt), \(mail.queuedAt), 0,
+                \(mail.language))
+        """
     }
 
     public func claimDue(now: Int64, limit: Int, leaseUntil: Int64) async throws(StoreError) -> [QueuedMail] {

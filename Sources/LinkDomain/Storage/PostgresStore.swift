@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// ``AuthStore`` and ``LinkStore`` on PostgreSQL, so several LinkDomain replicas share accounts,
 /// codes, short links and statistics.
@@ -17,6 +18,8 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
     public let health = DependencyHealth()
     /// How long one call may take before it is given up with ``StoreError/unavailable``.
     let deadline: Duration
+    /// Budget takes so far: every thousandth sweeps ended windows (``BudgetStore``).
+    let budgetTakes = Atomic<Int>(0)
 
     /// `url`: `postgres://user[:password]@host[:port]/database` (TLS off on loopback, else required).
     public init(url: String, deadline: Duration = .seconds(2), logger: Logger) throws(StoreError) {
@@ -72,16 +75,18 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
     // MARK: Accounts
 
     public func insertUser(_ user: UserRecord) async throws(StoreError) {
-        try await guarded {
-            try await client.query("""
-                INSERT INTO users (tenant_id, local_id, email, email_verified, password_hash, password_updated_at, display_name, photo_url,
-                    disabled, email_link_sign_in, created_at, last_login_at, valid_since, phone_number, custom_attributes, last_refresh_at,
-                    provider_data)
-                VALUES (\(user.tenantID), \(user.localID), \(user.email), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
-                    \(user.displayName), \(user.photoURL), \(user.disabled), \(user.emailLinkSignIn), \(user.createdAt), \(user.lastLoginAt),
-                    \(user.validSince), \(user.phoneNumber), \(user.customAttributes), \(user.lastRefreshAt), \(user.providerData))
-                """, logger: logger)
-        }
+        try await guarded { try await client.query(Self.insertion(of: user), logger: logger) }
+    }
+
+    static func insertion(of user: UserRecord) -> PostgresQuery {
+        """
+        INSERT INTO users (tenant_id, local_id, email, email_verified, password_hash, password_updated_at, display_name, photo_url,
+            disabled, email_link_sign_in, created_at, last_login_at, valid_since, phone_number, custom_attributes, last_refresh_at,
+            provider_data)
+        VALUES (\(user.tenantID), \(user.localID), \(user.email), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
+            \(user.displayName), \(user.photoURL), \(user.disabled), \(user.emailLinkSignIn), \(user.createdAt), \(user.lastLoginAt),
+            \(user.validSince), \(user.phoneNumber), \(user.customAttributes), \(user.lastRefreshAt), \(user.providerData))
+        """
     }
 
     public func deleteUser(tenantID: String, localID: String) async throws(StoreError) -> Bool {
@@ -153,13 +158,15 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
     // MARK: Codes
 
     public func insertCode(_ code: OobCodeRecord) async throws(StoreError) {
-        try await guarded {
-            try await client.query("""
-                INSERT INTO oob_codes (code, project_id, tenant_id, request_type, email, new_email, local_id, link, created_at, expires_at)
-                VALUES (\(code.code), \(code.projectID), \(code.tenantID), \(code.requestType.rawValue), \(code.email), \(code.newEmail),
-                    \(code.localID), \(code.link), \(code.createdAt), \(code.expiresAt))
-                """, logger: logger)
-        }
+        try await guarded { try await client.query(Self.insertion(of: code), logger: logger) }
+    }
+
+    static func insertion(of code: OobCodeRecord) -> PostgresQuery {
+        """
+        INSERT INTO oob_codes (code, project_id, tenant_id, request_type, email, new_email, local_id, link, created_at, expires_at)
+        VALUES (\(code.code), \(code.projectID), \(code.tenantID), \(code.requestType.rawValue), \(code.email), \(code.newEmail),
+            \(code.localID), \(code.link), \(code.createdAt), \(code.expiresAt))
+        """
     }
 
     public func code(_ code: String) async throws(StoreError) -> OobCodeRecord? {
@@ -198,12 +205,14 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
     // MARK: Tokens and keys
 
     public func insertRefreshToken(_ token: RefreshTokenRecord) async throws(StoreError) {
-        try await guarded {
-            try await client.query("""
-                INSERT INTO refresh_tokens (token, tenant_id, local_id, created_at, provider, claims)
-                VALUES (\(token.token), \(token.tenantID), \(token.localID), \(token.createdAt), \(token.provider), \(token.claims))
-                """, logger: logger)
-        }
+        try await guarded { try await client.query(Self.insertion(of: token), logger: logger) }
+    }
+
+    static func insertion(of token: RefreshTokenRecord) -> PostgresQuery {
+        """
+        INSERT INTO refresh_tokens (token, tenant_id, local_id, created_at, provider, claims)
+        VALUES (\(token.token), \(token.tenantID), \(token.localID), \(token.createdAt), \(token.provider), \(token.claims))
+        """
     }
 
     public func refreshToken(_ token: String) async throws(StoreError) -> RefreshTokenRecord? {

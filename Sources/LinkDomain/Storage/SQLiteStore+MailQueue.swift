@@ -3,12 +3,14 @@ import GRDB
 /// The mail queue in SQLite: one process writes the file, so a claim is one write transaction.
 extension SQLiteStore: MailQueueStore {
     public func enqueue(_ mail: QueuedMail) async throws(StoreError) {
-        try await write { db in
-            try db.execute(sql: """
-                INSERT INTO mailQueue (id, sender, recipient, message, kind, state, queuedAt, nextAttemptAt, attempts, language)
-                VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, 0, ?)
-                """, arguments: [mail.id, mail.sender, mail.recipient, mail.message, mail.kind, mail.queuedAt, mail.queuedAt, mail.language])
-        }
+        try await write { db in try Self.enqueue(mail, in: db) }
+    }
+
+    static func enqueue(_ mail: QueuedMail, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO mailQueue (id, sender, recipient, message, kind, state, queuedAt, nextAttemptAt, attempts, language)
+            VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, 0, ?)
+            """, arguments: [mail.id, mail.sender, mail.recipient, mail.message, mail.kind, mail.queuedAt, mail.queuedAt, mail.language])
     }
 
     public func claimDue(now: Int64, limit: Int, leaseUntil: Int64) async throws(StoreError) -> [QueuedMail] {

@@ -110,6 +110,18 @@ extension SQLiteStore {
         migrator.registerMigration("8: the language of each queued mail") { db in
             try db.execute(sql: "ALTER TABLE mailQueue ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
         }
+        migrator.registerMigration("9: hand-off claims kept to their token's expiry, console sign-outs") { db in
+            // A claim made before this column existed is kept for the longest lifetime a token can have.
+            try db.execute(sql: """
+                ALTER TABLE handoffClaims ADD COLUMN keepUntil INTEGER NOT NULL DEFAULT 0;
+                UPDATE handoffClaims SET keepUntil = claimedAt + \(Self.longestHandoffMilliseconds);
+                CREATE INDEX handoffClaims_keepUntil ON handoffClaims (keepUntil);
+                CREATE TABLE consoleSignOuts (actor TEXT PRIMARY KEY NOT NULL, count INTEGER NOT NULL);
+                """)
+        }
         return migrator
     }
+
+    /// The longest a hand-off token lives (`handoff.lifetimeSeconds` at most a week), in milliseconds.
+    static let longestHandoffMilliseconds: Int64 = 604_800_000
 }

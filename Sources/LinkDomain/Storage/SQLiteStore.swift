@@ -37,10 +37,11 @@ public final class SQLiteStore: AuthStore, LinkStore {
         try await read { db in try ShortLinkRecord.fetchOne(db, sql: "SELECT * FROM shortLinks WHERE suffix = ? AND disabled = 0", arguments: [suffix]) }
     }
 
-    public func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
+    public func claimHandoff(id: String, now: Int64, keepUntil: Int64) async throws(StoreError) -> Bool {
         try await write { db in
-            try db.execute(sql: "DELETE FROM handoffClaims WHERE claimedAt < ?", arguments: [forgetBefore])
-            try db.execute(sql: "INSERT INTO handoffClaims (id, claimedAt) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", arguments: [id, at])
+            try db.execute(sql: "DELETE FROM handoffClaims WHERE keepUntil < ?", arguments: [now])
+            try db.execute(sql: "INSERT INTO handoffClaims (id, claimedAt, keepUntil) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                           arguments: [id, now, keepUntil])
             return db.changesCount == 1
         }
     }
@@ -50,15 +51,34 @@ public final class SQLiteStore: AuthStore, LinkStore {
     }
 
     public func updateUser(_ user: UserRecord, readAs read: UserRecord) async throws(StoreError) {
+        try await write { db in try Self.update(user, readAs: read, in: db) }
+    }
+
+    /// Writes what changed in `user` if the account is still at the version `read` has.
+    private static func update(_ user: UserRecord, readAs read: UserRecord, in db: Database) throws {
         var next = user
         next.version = read.version &+ 1  // a stored value: wrapping still differs from what was read
-        let changed = next
+        // One writer at a time: the check and the write cannot be split by another write.
+        let stored = try Int64.fetchOne(db, sql: "SELECT version FROM users WHERE tenantID = ? AND localID = ?",
+                                        arguments: [read.tenantID, read.localID])
+        guard stored == read.version else { throw StoreError.conflict }
+        try next.updateChanges(db, from: read)
+    }
+
+    public func commit(_ writes: AuthWrites) async throws(StoreError) -> AuthCommit {
+        // One write transaction: a throw anywhere in it (a lost race, a full disk) rolls back all of it.
         try await write { db in
-            // One writer at a time: the check and the write cannot be split by another write.
-            let stored = try Int64.fetchOne(db, sql: "SELECT version FROM users WHERE tenantID = ? AND localID = ?",
-                                            arguments: [read.tenantID, read.localID])
-            guard stored == read.version else { throw StoreError.conflict }
-            try changed.updateChanges(db, from: read)
+            if let spending = writes.spending {
+                guard let record = try OobCodeRecord.fetchOne(db, key: spending.code) else { return .codeInvalid }
+                guard record.expiresAt > spending.now else { return .codeExpired }
+                try record.delete(db)
+            }
+            for user in writes.insertedUsers { try user.insert(db) }
+            for update in writes.updatedUsers { try Self.update(update.user, readAs: update.read, in: db) }
+            for code in writes.insertedCodes { try code.insert(db) }
+            for token in writes.refreshTokens { try token.insert(db) }
+            for mail in writes.mails { try Self.enqueue(mail, in: db) }
+            return .committed
         }
     }
 

@@ -9,6 +9,10 @@ public struct OpenedStore: Sendable {
     public let mailQueue: any MailQueueStore
     /// What the console and the listing APIs read and change, in the same database.
     public let admin: any LinkAdminStore & MailAdminStore
+    /// The console's sign-outs, in the same database.
+    public let signOuts: any ConsoleSignOutStore
+    /// Budgets every replica shares (PostgreSQL); nil when one process has the database (SQLite).
+    public let budgets: (any BudgetStore)?
     /// What must run for the store to work (PostgreSQL's connection pool), if anything.
     public let service: (any Service)?
     /// What must happen once it runs, before the first request (PostgreSQL's migrations).
@@ -20,10 +24,11 @@ public struct OpenedStore: Sendable {
         switch configuration.storage {
         case .postgres(let url):
             let store = try PostgresStore(url: url, deadline: .seconds(configuration.storageTimeoutSeconds), logger: logger)
-            return OpenedStore(store: store, mailQueue: store, admin: store, service: store, prepare: { try await store.migrate() }, health: store.health)
+            return OpenedStore(store: store, mailQueue: store, admin: store, signOuts: store, budgets: store, service: store,
+                               prepare: { try await store.migrate() }, health: store.health)
         case .sqlite(let path):
             let store = try SQLiteStore(path: path)
-            return OpenedStore(store: store, mailQueue: store, admin: store, service: nil, prepare: nil)
+            return OpenedStore(store: store, mailQueue: store, admin: store, signOuts: store, budgets: nil, service: nil, prepare: nil)
         }
     }
 

@@ -66,7 +66,7 @@ struct AppAttributionTests {
         try await harness.run { client in
             let short = try await Self.shortLink(client, "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fwelcome&apn=com.example.app")
             let sealer = HandoffSealer(secret: Array(SHA256.hash(data: Data(secret.utf8))))
-            let token = try #require(sealer.seal(link: short, now: harness.clock.nowSeconds, lifetime: 3600))
+            let token = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
             for candidate in ["ldh." + token, "https://links.example.com/__/handoff/" + token] {
                 let body: [String: Any] = ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": candidate, "device": ["deviceModelName": "x"]]
                 let first = try await client.post("/v1/installAttribution?key=any", body)
@@ -85,10 +85,10 @@ struct AppAttributionTests {
             let none = try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "device": ["screenResolutionWidth": 390]])
             #expect(none.status == .ok && none.json["deepLink"] == nil && none.string("attributionConfidence") == "UNKNOWN_ATTRIBUTION_CONFIDENCE")
             #expect(none.string("matchMessage")?.contains("never guesses") == true)
-            let expired = try #require(sealer.seal(link: short, now: harness.clock.nowSeconds - 7200, lifetime: 3600))
+            let expired = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds - 7200, lifetime: 3600))
             #expect(try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": "ldh." + expired])
                 .string("matchMessage")?.contains("expired") == true)
-            let forged = try #require(HandoffSealer(secret: Array(repeating: 1, count: 32)).seal(link: short, now: harness.clock.nowSeconds, lifetime: 60))
+            let forged = try #require(HandoffSealer(secret: Array(repeating: 1, count: 32)).seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 60))
             #expect(try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": "ldh." + forged])
                 .string("matchMessage")?.contains("not one this service made") == true)
             // A link of this domain the app found itself resolves as it stands.

@@ -20,11 +20,11 @@ struct LinkDomainClientTests {
             #expect(resolved.deepLink == "https://example.com/shelf/3" && resolved.minimumAppVersion == "4.0" && resolved.utm == ["utm_medium": "social"])
 
             let sealer = HandoffSealer(secret: Array(SHA256.hash(data: Data(secret.utf8))))
-            let pasteToken = try #require(sealer.seal(link: short, now: harness.clock.nowSeconds, lifetime: 3600))
+            let pasteToken = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
             let pasteboard = "https://links.example.com/__/handoff/" + pasteToken
             #expect(try await client.claimInstall(pasteboardLink: pasteboard)?.deepLink == "https://example.com/shelf/3")
             #expect(try await client.claimInstall(pasteboardLink: pasteboard) == nil)  // once
-            let referToken = try #require(sealer.seal(link: short, now: harness.clock.nowSeconds, lifetime: 3600))
+            let referToken = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
             let referrer = "ldh." + referToken
             #expect(try await client.claimInstall(referrer: referrer)?.deepLink == "https://example.com/shelf/3")
             #expect(try await client.claimInstall(referrer: "utm_source=google-play") == nil)

@@ -9,26 +9,26 @@ struct ConsoleSessionTests {
     static let session = ConsoleSession(actor: "ops", signedInAt: 1_000_000)
 
     @Test("a session lasts while it is used within the idle time, and 12 hours at most")
-    func lifetime() {
+    func lifetime() async {
         let cookie = Self.seal.cookie(Self.session, credentialDigest: "d1", now: 1_000_000)
-        let digest: (String) -> String? = { $0 == "ops" ? "d1" : nil }
-        #expect(Self.seal.session(cookie: cookie, now: 1_000_000 + 1799, credentialDigest: digest) == Self.session)
-        #expect(Self.seal.session(cookie: cookie, now: 1_000_000 + 1801, credentialDigest: digest) == nil)
+        let digest: (String) async -> String? = { $0 == "ops" ? "d1" : nil }
+        #expect(await Self.seal.session(cookie: cookie, now: 1_000_000 + 1799, credentialDigest: digest) == Self.session)
+        #expect(await Self.seal.session(cookie: cookie, now: 1_000_000 + 1801, credentialDigest: digest) == nil)
         // Renewed at 11h59m, it still ends at 12 hours after sign-in.
         let late = Self.seal.cookie(Self.session, credentialDigest: "d1", now: 1_000_000 + 43_000)
-        #expect(Self.seal.session(cookie: late, now: 1_000_000 + 43_100, credentialDigest: digest) == Self.session)
-        #expect(Self.seal.session(cookie: late, now: 1_000_000 + 43_300, credentialDigest: digest) == nil)
+        #expect(await Self.seal.session(cookie: late, now: 1_000_000 + 43_100, credentialDigest: digest) == Self.session)
+        #expect(await Self.seal.session(cookie: late, now: 1_000_000 + 43_300, credentialDigest: digest) == nil)
     }
 
     @Test("a changed password or a removed user ends the session; a changed cookie is nobody's")
-    func credentials() {
+    func credentials() async {
         let cookie = Self.seal.cookie(Self.session, credentialDigest: "d1", now: 1_000_000)
-        #expect(Self.seal.session(cookie: cookie, now: 1_000_010, credentialDigest: { _ in "d2" }) == nil)
-        #expect(Self.seal.session(cookie: cookie, now: 1_000_010, credentialDigest: { _ in nil }) == nil)
+        #expect(await Self.seal.session(cookie: cookie, now: 1_000_010, credentialDigest: { _ in "d2" }) == nil)
+        #expect(await Self.seal.session(cookie: cookie, now: 1_000_010, credentialDigest: { _ in nil }) == nil)
         let other = Base64URL.encode(Array("root".utf8)) + cookie.drop { $0 != "." }
-        #expect(Self.seal.session(cookie: other, now: 1_000_010, credentialDigest: { _ in "d1" }) == nil)
+        #expect(await Self.seal.session(cookie: other, now: 1_000_010, credentialDigest: { _ in "d1" }) == nil)
         for broken in ["", ".", "a.b.c", "b3Bz.99999999999999999999.1.AAAA", String(repeating: "x", count: 5000)] {
-            #expect(Self.seal.session(cookie: broken, now: 1_000_010, credentialDigest: { _ in "d1" }) == nil)
+            #expect(await Self.seal.session(cookie: broken, now: 1_000_010, credentialDigest: { _ in "d1" }) == nil)
         }
     }
 

@@ -90,20 +90,38 @@ struct PageStencilTests {
         guard case .unusable = renderer.stencils[key] else { Issue.record("a stencil for \(body)"); return }
     }
 
-    @Test("shapes past the bound are still rendered, and not kept")
+    @Test("long lists get no stencil, and the table keeps its newest shapes within its count and bytes")
     func bounded() throws {
         let assets = try PageAssets.builtIn()
         let renderer = PageRenderer(assets: assets)
-        for count in 0 ..< PageStencils.capacity + 20 {
-            let page = DebugPage(title: "d", parameters: (0 ..< count).map { .init(name: "n\($0)", value: "v") }, flows: [])
-            if count.isMultiple(of: 97) || count >= PageStencils.capacity {
-                #expect(renderer.render(page, strings: renderer.strings("en")) == Self.expected(page, assets: assets, renderer: renderer, language: "en"))
-            } else {
-                _ = renderer.render(page, strings: renderer.strings("en"))
+        // A debug page of many parameters: rendered right, and nothing kept for its shape.
+        let long = DebugPage(title: "d", parameters: (0 ..< 200).map { .init(name: "n\($0)", value: "v<\($0)>") }, flows: [])
+        #expect(renderer.render(long, strings: renderer.strings("en")) == Self.expected(long, assets: assets, renderer: renderer, language: "en"))
+        #expect(renderer.stencils[PageStencils.Key(template: "debug", language: "en", shape: PageShape(long).key)] == nil)
+        // More shapes than the table holds (paragraph counts in every language): the oldest go, the newest stay.
+        let languages = Array(Languages.supported).sorted()
+        var shapes: [(MessagePage, String)] = []
+        for language in languages { for count in 1 ... 60 { shapes.append((MessagePage(title: "t", paragraphs: (0 ..< count).map { "p\($0)" }), language)) } }
+        for (page, language) in shapes { _ = renderer.render(page, strings: renderer.strings(language)) }
+        // And debug pages of up to 25 parameters in every language, after them.
+        for language in languages {
+            for count in 0 ..< 26 {
+                _ = renderer.render(DebugPage(title: "d", parameters: (0 ..< count).map { .init(name: "n\($0)", value: "v") }, flows: []),
+                                    strings: renderer.strings(language))
             }
         }
-        let last = DebugPage(title: "d", parameters: (0 ..< PageStencils.capacity + 19).map { .init(name: "n\($0)", value: "v") }, flows: [])
-        #expect(renderer.stencils[PageStencils.Key(template: "debug", language: "en", shape: PageShape(last).key)] == nil)
+        #expect(shapes.count + languages.count * 26 > PageStencils.capacity)
+        let usage = renderer.stencils.usage
+        #expect(usage.count <= PageStencils.capacity)
+        #expect(usage.bytes <= PageStencils.capacityBytes)
+        func kept(_ shape: (MessagePage, String)) -> Bool {
+            renderer.stencils[PageStencils.Key(template: "message", language: shape.1, shape: PageShape(shape.0).key)] != nil
+        }
+        #expect(!kept(shapes[0]), "the oldest shape was let go")
+        #expect(kept(shapes[shapes.count - 1]), "a recent shape is kept")
+        // A page of a shape let go is still right.
+        #expect(renderer.render(shapes[0].0, strings: renderer.strings(shapes[0].1))
+            == Self.expected(shapes[0].0, assets: assets, renderer: renderer, language: shapes[0].1))
     }
 
     @Test("a stencil cut from a broken sentinel is refused")

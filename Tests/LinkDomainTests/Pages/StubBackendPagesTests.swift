@@ -41,6 +41,7 @@ final class StubBackend: AuthBackend {
         immediate.modeForms = nil
         return LinkDomainServices(
             configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: self, linkStore: made.linkStore, admin: made.admin,
+            signOuts: made.signOuts, budgets: made.budgets,
             certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, script: made.script, immediate: immediate, formSecret: made.formSecret,
             pageChecks: made.pageChecks, linkEvents: made.linkEvents)
     }

@@ -23,8 +23,8 @@ final class FlakyLinkStore: LinkStore {
     func eventCounts(suffix: String, fromDay: Int) async throws(StoreError) -> [LinkEventCount] {
         try await base.eventCounts(suffix: suffix, fromDay: fromDay)
     }
-    func claimHandoff(id: String, at: Int64, forgetBefore: Int64) async throws(StoreError) -> Bool {
-        try await base.claimHandoff(id: id, at: at, forgetBefore: forgetBefore)
+    func claimHandoff(id: String, now: Int64, keepUntil: Int64) async throws(StoreError) -> Bool {
+        try await base.claimHandoff(id: id, now: now, keepUntil: keepUntil)
     }
     func recordEvents(_ tallies: [LinkEventTally]) async throws(StoreError) {
         if down.withLock({ $0 }) { throw .database("down for the test") }

@@ -196,7 +196,7 @@ struct ShortLinksTests {
     @Test("import: good, duplicate and malformed rows, with line numbers; a second import skips everything")
     func importFile() async throws {
         let store = try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).sqlite").path)
-        let importer = ShortLinkImporter(store: store, publicBaseURL: "https://links.example.com")
+        let importer = ShortLinkImporter(store: store, publicBaseURL: "https://links.example.com", policy: RedirectPolicy(authorizedDomains: ["example.com"]))
         let csv = """
             shortLink,longLink,createdAt
             https://links.example.com/abc1,"https://links.example.com/?link=https%3A%2F%2Fexample.com%2F1&apn=com.example.app",2023-05-01T10:00:00Z

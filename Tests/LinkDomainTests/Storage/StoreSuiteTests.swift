@@ -119,6 +119,48 @@ struct StoreSuiteTests {
         }
     }
 
+    @Test("one action, one transaction: a code is spent with its effect, its new code and its mail, or nothing is written",
+          arguments: StoreKind.available)
+    func commits(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            let tenant = Self.unique("t")
+            let read = Self.user(tenant, "u1", email: "\(tenant)@example.com")
+            try await store.insertUser(read)
+            func code(_ name: String, expiresAt: Int64 = 1000) -> OobCodeRecord {
+                OobCodeRecord(code: "\(tenant)-\(name)", projectID: "p", tenantID: tenant, requestType: .verifyAndChangeEmail, email: "new@example.com",
+                              newEmail: read.email, localID: "u1", link: "l", createdAt: 1, expiresAt: expiresAt)
+            }
+            try await store.insertCode(code("change"))
+            try await store.insertCode(code("old", expiresAt: 10))
+            var changed = read
+            changed.email = "\(tenant)-new@example.com"
+            let mail = QueuedMail(id: Self.unique("m"), sender: "s@example.com", recipient: "\(tenant)@example.com", message: "m", kind: "recover-email",
+                                  queuedAt: 1)
+            let stale = AuthWrites.Update(changed, readAs: { var older = read; older.version -= 1; return older }())
+            // A lost race after the code was spent in the same transaction: nothing is written, the code is still live.
+            await #expect(throws: StoreError.conflict) {
+                try await store.commit(AuthWrites(spending: .init(code: "\(tenant)-change", now: 5), updatedUsers: [stale],
+                                                  insertedCodes: [code("recover")], mails: [mail]))
+            }
+            #expect(try await store.code("\(tenant)-change") != nil)
+            #expect(try await store.code("\(tenant)-recover") == nil)
+            #expect(try await store.user(tenantID: tenant, localID: "u1")?.email == read.email)
+            // An expired or unknown code: nothing is written either.
+            #expect(try await store.commit(AuthWrites(spending: .init(code: "\(tenant)-old", now: 500), insertedCodes: [code("x")])) == .codeExpired)
+            #expect(try await store.commit(AuthWrites(spending: .init(code: "\(tenant)-never", now: 5), insertedCodes: [code("y")])) == .codeInvalid)
+            #expect(try await store.code("\(tenant)-x") == nil)
+            #expect(try await store.code("\(tenant)-y") == nil)
+            // Then all of it.
+            #expect(try await store.commit(AuthWrites(spending: .init(code: "\(tenant)-change", now: 5),
+                                                      updatedUsers: [AuthWrites.Update(changed, readAs: read)],
+                                                      insertedCodes: [code("recover")], mails: [mail])) == .committed)
+            #expect(try await store.code("\(tenant)-change") == nil)
+            #expect(try await store.code("\(tenant)-recover") != nil)
+            #expect(try await store.user(tenantID: tenant, localID: "u1")?.email == changed.email)
+            #expect(try await store.commit(AuthWrites(spending: .init(code: "\(tenant)-change", now: 5))) == .codeInvalid, "spent once")
+        }
+    }
+
     @Test("50 concurrent attempts on one code: exactly one spends it", arguments: StoreKind.available)
     func concurrentRedeem(kind: StoreKind) async throws {
         try await kind.withStore { store in

@@ -1,0 +1,36 @@
+/// The `Host` names a development server answers: loopback names and addresses, and its public
+/// host. A page on another site can make the browser on the same laptop send requests here under
+/// its own name (DNS rebinding: `rebind.attacker.example` resolving to 127.0.0.1); those get
+/// 421 Misdirected Request, so "nobody else can reach it" holds for that browser too.
+struct DevelopmentHosts: Sendable {
+    /// `publicBaseURL`'s host, lower-cased.
+    let publicHost: String
+
+    /// Whether a request naming `authority` (`Host`, or HTTP/2's `:authority`) is answered. A
+    /// request without one (HTTP/1.0) is: no browser sends that.
+    func allows(_ authority: String?) -> Bool {
+        guard let authority else { return true }
+        guard let host = Self.host(of: authority) else { return false }
+        return host == publicHost || Self.isLoopback(host)
+    }
+
+    /// The host of an authority (`name:port`, `[v6]:port`), lower-cased, without a final dot.
+    static func host(of authority: String) -> String? {
+        var host = Substring(authority)
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            host = host[host.index(after: host.startIndex)..<close]
+        } else if let colon = host.firstIndex(of: ":") {
+            host = host[..<colon]
+        }
+        if host.hasSuffix(".") { host = host.dropLast() }
+        return host.isEmpty ? nil : host.lowercased()
+    }
+
+    /// `localhost` and its subdomains (RFC 6761), 127.0.0.0/8, `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
+    }
+}

@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+import PostgresNIO
+import Synchronization
+
+/// Counts per key and fixed window in the database every replica shares, so that a budget that
+/// protects someone else (mails to a mailbox, console sign-in attempts) holds for the whole
+/// deployment, not once per replica.
+public protocol BudgetStore: Sendable {
+    /// Counts one take of `key` in the window of `windowSeconds` that `now` (seconds) falls in;
+    /// returns how many that window has counted, this one included.
+    func countTake(_ key: String, windowSeconds: Int64, now: Int64) async throws(StoreError) -> Int64
+}
+
+/// A budget of `limit` takes per key and window: in the shared database when there is one
+/// (PostgreSQL), else (and while that database is away) in this process, as a token bucket of the
+/// same size.
+public struct Budget: Sendable {
+    /// Names the budget in the shared table (`mail-recipient`, `console-sign-in` ...).
+    let name: String
+    let limit: Int
+    let windowSeconds: Int64
+    let local: RateLimiter
+    let shared: (any BudgetStore)?
+    let clock: any WallClock
+
+    init(name: String, limit: Int, windowSeconds: Int64, burst: Int? = nil, shared: (any BudgetStore)?, clock: any WallClock) {
+        self.name = name
+        self.limit = max(1, limit)
+        self.windowSeconds = max(1, windowSeconds)
+        let perMinute = Double(self.limit) * 60 / Double(self.windowSeconds)
+        local = windowSeconds >= 3600 ? RateLimiter(perHour: Int((perMinute * 60).rounded()))
+            : RateLimiter(perMinute: max(1, Int(perMinute.rounded())), burst: burst ?? self.limit)
+        self.shared = shared
+        self.clock = clock
+    }
+
+    /// Takes one for `key`: nil when allowed, else the seconds to wait.
+    func take(_ key: String) async -> Int? {
+        guard let shared else { return local.take(key) }
+        let now = clock.nowSeconds
+        do {
+            let count = try await shared.countTake(storedKey(key), windowSeconds: windowSeconds, now: now)
+            guard count > Int64(limit) else { return nil }
+            // Until the window ends (`now` is never before its start).
+            return Int(max(1, windowSeconds - now.remainderReportingOverflow(dividingBy: windowSeconds).partialValue))
+        } catch {
+            // The database is away: each replica keeps its own count meanwhile.
+            return local.take(key)
+        }
+    }
+
+    /// The key as stored: the budget's name and a digest of the key, never an address itself.
+    private func storedKey(_ key: String) -> String {
+        name + ":" + SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension PostgresStore: BudgetStore {
+    public func countTake(_ key: String, windowSeconds: Int64, now: Int64) async throws(StoreError) -> Int64 {
+        let start = now - now.remainderReportingOverflow(dividingBy: max(1, windowSeconds)).partialValue
+        let count: Int64 = try await guarded {
+            // One statement: replicas taking at once each get their own count.
+            for try await count in try await client.query("""
+                INSERT INTO budget_windows (key, window_start, count) VALUES (\(key), \(start), 1)
+                ON CONFLICT (key) DO UPDATE SET
+                    count = CASE WHEN budget_windows.window_start = EXCLUDED.window_start THEN budget_windows.count + 1 ELSE 1 END,
+                    window_start = EXCLUDED.window_start
+                RETURNING count
+                """, logger: logger).decode(Int64.self)
+            {
+                return count
+            }
+            return 1
+        }
+        // Windows of every budget end within a day: past ones are swept now and then, not on every take.
+        if budgetTakes.add(1, ordering: .relaxed).newValue % 1000 == 0 {
+            _ = try? await guarded { try await client.query("DELETE FROM budget_windows WHERE window_start < \(now - 86_400)", logger: logger) }
+        }
+        return count
+    }
+}
