@@ -60,9 +60,10 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
         }
         var handoff: Handoff?
         let requested: String
+        let now = clock.nowMilliseconds()
         if let token = HandoffPaths.token(in: candidate, hosts: resolver.hosts) {
             guard let opened = sealer.open(token) else { return .noMatch("the hand-off token is not one this service made") }
-            guard opened.expiresAt >= clock.nowSeconds else { return .noMatch("the hand-off token has expired") }
+            guard opened.expiresAt >= now / 1000 else { return .noMatch("the hand-off token has expired") }
             guard opened.app.id == app.id, isConfigured(opened.app) else { return .noMatch("the hand-off token was made for another app") }
             handoff = opened
             requested = opened.link
@@ -80,9 +81,7 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
         if let handoff {
             let claimed: Bool
             do {
-                // Kept until the token's own expiry, whatever the lifetime is when it is claimed.
-                let (keepUntil, overflow) = handoff.expiresAt.multipliedReportingOverflow(by: 1000)
-                claimed = try await store.claimHandoff(id: handoff.id, now: clock.nowMilliseconds(), keepUntil: overflow ? .max : keepUntil)
+                claimed = try await store.claimHandoff(id: handoff.id, now: now, keepUntil: Self.keepClaim(until: handoff.expiresAt))
             } catch {
                 context.logger.error("hand-off claim failed", metadata: ["error": .string("\(error)")])
                 throw .unavailable
@@ -92,6 +91,18 @@ struct AppAttributionController<Context: RequestContext>: Sendable {
         count([.appInstall, .appFirstOpen], of: link, by: handoff?.app ?? app)
         return InstallAttribution(link)
     }
+
+    /// How long a claim is kept (milliseconds): past its token's own expiry (inclusive, in whole
+    /// seconds, whatever the lifetime is when it is claimed), with a margin for the time a claim
+    /// takes and for replicas' clocks, so that no replica still taking the token finds it forgotten.
+    static func keepClaim(until expiresAt: Int64) -> Int64 {
+        let (milliseconds, overflow) = expiresAt.multipliedReportingOverflow(by: 1000)
+        guard !overflow, milliseconds < .max - claimMargin else { return .max }
+        return milliseconds + claimMargin
+    }
+
+    /// A second (the expiry is inclusive) plus a minute.
+    static var claimMargin: Int64 { 61_000 }
 
     /// Counts app events in a short link's statistics, only when its long link names the calling
     /// app: anyone holding the public key could otherwise inflate any link's counts.

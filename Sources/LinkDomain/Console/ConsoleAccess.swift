@@ -63,16 +63,24 @@ struct ConsoleAccess: Sendable {
         return "\(credential).\(try await signOuts?.consoleSignOuts(actor: actor) ?? 0)"
     }
 
-    /// The request's session: development's in the open console, else the cookie's, if valid.
-    /// Throws when the database that keeps sign-outs cannot say.
-    func session(cookie: String?, now: Int64) async throws(StoreError) -> ConsoleSession? {
+    /// The request's session: development's in the open console, else the cookie's, if valid,
+    /// with the digest it was verified against (its renewal is sealed over that same digest, never
+    /// a later read: a sign-out between the two must not renew the session past it). Throws when
+    /// the database that keeps sign-outs cannot say.
+    func session(cookie: String?, now: Int64) async throws(StoreError) -> (session: ConsoleSession, digest: String)? {
         switch policy {
-        case .open: return .development
+        case .open: return (.development, "")
         case .closed: return nil
         case .signIn:
             guard let cookie else { return nil }
+            var verified: String?
             do {
-                return try await seal.session(cookie: cookie, now: now) { actor in try await sealedDigest(actor: actor) }
+                let session = try await seal.session(cookie: cookie, now: now) { actor in
+                    verified = try await sealedDigest(actor: actor)
+                    return verified
+                }
+                guard let session, let verified else { return nil }
+                return (session, verified)
             } catch let error as StoreError {
                 throw error
             } catch {
@@ -94,7 +102,6 @@ struct ConsoleAccess: Sendable {
     /// when the hashing threads already have too many checks waiting, the answer is to wait.
     func signIn(name: String, password: String, client: String, now: Int64) async throws(StoreError) -> SignIn {
         if let wait = await signIns.take(client) { return .tooMany(wait) }
-        if let wait = allSignIns.take("") { return .tooMany(wait) }
         guard name.utf8.count <= 64, password.utf8.count <= 1024 else { return .refused }
         if name.isEmpty {
             // As every other key check: how much of a key matched does not show in the time taken.
@@ -102,6 +109,9 @@ struct ConsoleAccess: Sendable {
             let actor = Self.adminActor(key)
             return .signedIn(ConsoleSession(actor: actor, signedInAt: now), credentialDigest: try await sealedDigest(actor: actor) ?? "")
         }
+        // Only the scrypt path counts against everyone's budget: an admin key costs no hash, and
+        // strangers using up the budget must not lock out the operator who holds one.
+        if let wait = allSignIns.take("") { return .tooMany(wait) }
         let stored = users[name]
         let hash = stored.flatMap(ScryptPasswordHash.init) ?? Self.decoy
         let matches: Bool

@@ -75,7 +75,7 @@ extension ConsoleController {
         let values: [String: Any] = [
             "facts": facts.map { ["name": renderer[$0.0], "value": $0.1] },
             "actions": actions.map { action -> [String: Any] in
-                var form: [String: Any] = ["action": "\(path)/\(action.item)", "token": token(session, "\(Self.accountsPath)/\(id)/\(action.item)"),
+                var form: [String: Any] = ["action": "\(path)/\(action.item)", "token": token(session, "\(path)/\(action.item)"),
                                            "label": renderer[action.label], "style": action.style]
                 if let confirm = action.confirm { form["confirm"] = renderer[confirm] }
                 return form

@@ -17,7 +17,8 @@ extension ConsoleController {
         } catch {
             return try await linkList(request, session: session, context: context, problem: renderer[.importUnreadable], status: .badRequest)
         }
-        AuditLog.record(actor: session.actor, action: "shortLink.import", object: "\(report.imported) links", logger: context.logger)
+        // One line per link, as every other change: the audit says which links an import made.
+        for suffix in report.importedSuffixes { AuditLog.record(actor: session.actor, action: "shortLink.import", object: suffix, logger: context.logger) }
         let refused = report.invalid.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
         let summary = renderer.format(.importReport, ["imported": String(report.imported), "skipped": String(report.skipped),
                                                       "invalid": String(report.invalid.count)])

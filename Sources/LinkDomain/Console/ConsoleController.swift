@@ -62,14 +62,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     /// A page for whoever may see it: the sign-in page's redirect otherwise (404 when the console is off).
     func page(_ request: Request, context: Context, _ body: (Request, ConsoleSession) async throws -> Response) async throws -> Response {
         guard access.policy != .closed else { throw HTTPError(.notFound) }
-        let session: ConsoleSession?
-        do {
-            session = try await self.session(request)
-        } catch {
-            return unavailable(nil)
-        }
-        guard let session else { return redirect(to: "\(Self.base)/sign-in") }
-        return try await renew(try await body(request, session), session: session)
+        return try await withSession(request, orElse: redirect(to: "\(Self.base)/sign-in")) { session in try await body(request, session) }
     }
 
     /// A change: from this site only, with the token its form carried, by whoever may make it.
@@ -78,22 +71,36 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     {
         guard access.policy != .closed else { throw HTTPError(.notFound) }
         guard isSameOrigin(request) else { return refusedForm() }
-        let session: ConsoleSession?
+        return try await withSession(request, orElse: redirect(to: "\(Self.base)/sign-in?done=session-ended")) { session in
+            let form = try await formFields(request, maximumBytes: maximumBytes)
+            guard let token = form["csrf"], access.seal.isValidFormToken(token, session: session, action: request.uri.path, now: clock.nowSeconds) else {
+                return refusedForm()
+            }
+            return try await body(session, form)
+        }
+    }
+
+    /// `body` for the request's session, its answer renewing the cookie; `orElse` without one. A
+    /// database that cannot say (whether the session has ended, or what a page shows: the accounts
+    /// section included) is 503 to try again, never a 500.
+    private func withSession(_ request: Request, orElse signedOut: @autoclosure () -> Response,
+                             _ body: (ConsoleSession) async throws -> Response) async throws -> Response {
+        let found: (session: ConsoleSession, digest: String)?
         do {
-            session = try await self.session(request)
+            found = try await access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)
         } catch {
             return unavailable(nil)
         }
-        guard let session else { return redirect(to: "\(Self.base)/sign-in?done=session-ended") }
-        let form = try await formFields(request, maximumBytes: maximumBytes)
-        guard let token = form["csrf"], access.seal.isValidFormToken(token, session: session, action: request.uri.path, now: clock.nowSeconds) else {
-            return refusedForm()
+        guard let (session, digest) = found else { return signedOut() }
+        do {
+            return renew(try await body(session), session: session, digest: digest)
+        } catch is StoreError {
+            return unavailable(session)
         }
-        return try await renew(try await body(session, form), session: session)
     }
 
     func session(_ request: Request) async throws(StoreError) -> ConsoleSession? {
-        try await access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)
+        try await access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)?.session
     }
 
     /// 503: the database that says whether a session has ended (or what a page shows) is away.
@@ -115,10 +122,8 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     }
 
     /// Each answer to a signed-in request renews the cookie's last use: the idle time counts from now.
-    private func renew(_ response: Response, session: ConsoleSession) async throws -> Response {
-        guard access.policy == .signIn, response.headers[.setCookie] == nil, let digest = try? await access.sealedDigest(actor: session.actor) else {
-            return response
-        }
+    private func renew(_ response: Response, session: ConsoleSession, digest: String) -> Response {
+        guard access.policy == .signIn, response.headers[.setCookie] == nil else { return response }
         var response = response
         response.headers[.setCookie] = access.cookie(session, credentialDigest: digest, now: clock.nowSeconds)
         return response

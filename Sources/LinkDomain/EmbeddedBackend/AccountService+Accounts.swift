@@ -66,11 +66,12 @@ extension AccountService {
         if let code = body.string("oobCode") { return try await applyCode(code) }
         try refuseUnsupported(body)
         if !context.isAdmin && body.has("customAttributes") { throw IdentityToolkitError.insufficientPermission }
-        return try await retryingLostRaces { try await change(body, context) }
+        let admission = MailAdmission()
+        return try await retryingLostRaces { try await change(body, context, admission) }
     }
 
     /// One run of ``update(_:_:)`` without a code: read, change, write if nothing came between.
-    private func change(_ body: RequestBody, _ context: CallContext) async throws -> SetAccountInfoResponse {
+    private func change(_ body: RequestBody, _ context: CallContext, _ admission: MailAdmission) async throws -> SetAccountInfoResponse {
         let read = try await targetUser(body, context)
         var user = read
         let now = clock.nowMilliseconds()
@@ -122,16 +123,19 @@ extension AccountService {
         if let oldEmail, oldEmail != user.email, let newEmail = user.email {
             // As Firebase mails the old address a way to undo the change, stored with the change.
             notice = try await recoverNotice(to: oldEmail, newEmail: newEmail, user: user, language: nil,
-                                             client: context.isAdmin ? "" : context.clientAddress)
+                                             client: context.isAdmin ? "" : context.clientAddress, admission: admission)
         }
         if let notice {
             writes.insertedCodes.append(notice.record)
             writes.mails += notice.mails
         }
+        // The new session is stored with the change: a fault cannot end every session and leave none.
+        let session = newSessionWanted ? sessionRecord(for: user, provider: Self.provider(of: user), now: now) : nil
+        if let session { writes.refreshTokens = [session] }
         try await commit(writes)
         if let notice { announce(notice.record) }
         var response = accountSummary(user)
-        if newSessionWanted { response.add(try await newSession(for: user, provider: Self.provider(of: user), now: now)) }
+        if let session { response.add(try await sessionTokens(for: user, session)) }
         return response
     }
 

@@ -91,7 +91,7 @@ extension AccountService {
         user.lastLoginAt = now
         user.lastRefreshAt = now
         // Google reports email-link sign-ins as the password provider.
-        let session = try await sessionRecord(for: user, provider: "password", now: now)
+        let session = sessionRecord(for: user, provider: "password", now: now)
         var writes = AuthWrites(spending: spending(code), refreshTokens: [session])
         if isNewUser {
             writes.insertedUsers = [user]
@@ -159,13 +159,11 @@ extension AccountService {
     }
 
     /// `now`, or the start of the account's `validSince` second when that is the next one.
-    private func sessionStart(for user: UserRecord, now: Int64) async throws -> Int64 {
+    private static func sessionStart(for user: UserRecord, now: Int64) -> Int64 {
         let second = now / 1000
         // Compared in seconds, and multiplied only when at most one second ahead: no stored value can overflow.
         guard user.validSince > second, user.validSince - second <= 1 else { return now }
-        let start = user.validSince * 1000
-        try await Task.sleep(for: .milliseconds(start - now))
-        return max(start, clock.nowMilliseconds())
+        return user.validSince * 1000
     }
 
     /// How an account signs in when nothing else says: anonymously when it has no email, phone or password.
@@ -177,23 +175,29 @@ extension AccountService {
     /// (Callers record `lastRefreshAt` with the account's own write.)
     ///
     /// A session never begins in the second its account's sessions were revoked in: tokens carry
-    /// whole seconds, and ``UserRecord/revokeSessions(at:)`` revoked that whole second. It waits
-    /// for the next one (at most a second, and only right after a revocation).
+    /// whole seconds, and ``UserRecord/revokeSessions(at:)`` revoked that whole second. It begins
+    /// at the next one, and its ID token is made then (at most a second, and only right after a
+    /// revocation).
     func newSession(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) async throws -> SessionTokens {
-        let session = try await sessionRecord(for: user, provider: provider, now: now, extraClaims: extraClaims)
+        let session = sessionRecord(for: user, provider: provider, now: now, extraClaims: extraClaims)
         try await store.insertRefreshToken(session)
         return try await sessionTokens(for: user, session)
     }
 
-    /// A session's refresh token, not yet stored (for a caller that stores it with its action's other writes).
-    func sessionRecord(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) async throws -> RefreshTokenRecord {
-        let now = try await sessionStart(for: user, now: now)
-        return RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID, createdAt: now,
-                                  provider: provider, claims: extraClaims)
+    /// A session's refresh token, not yet stored, for a caller that stores it with its action's
+    /// other writes: it begins at once, or at the start of the second after a revocation (no
+    /// waiting here, so the action's writes are not held back while another request could read the
+    /// account as it was).
+    func sessionRecord(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) -> RefreshTokenRecord {
+        RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID,
+                           createdAt: Self.sessionStart(for: user, now: now), provider: provider, claims: extraClaims)
     }
 
-    /// The tokens a client gets for a stored session of `user`.
+    /// The tokens a client gets for a stored session of `user`, made once the session has begun:
+    /// an ID token is never issued before its own `iat`.
     func sessionTokens(for user: UserRecord, _ session: RefreshTokenRecord) async throws -> SessionTokens {
+        let wait = session.createdAt - clock.nowMilliseconds()
+        if wait > 0 { try await Task.sleep(for: .milliseconds(min(wait, 1000))) }
         let provider = session.provider ?? Self.provider(of: user)
         return SessionTokens(idToken: try await tokens.idToken(for: user, provider: provider, authTime: session.createdAt / 1000,
                                                                now: session.createdAt / 1000, extraClaims: session.claims),

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Spending out-of-band codes: `resetPassword` (and checking a code without spending it), `update`
 /// with a code (verify, change or recover an address), and the recover-email code a change leaves.
 extension AccountService {
@@ -52,7 +54,8 @@ extension AccountService {
         let found = try await codeAccount(record)
         if found.disabled { throw IdentityToolkitError.userDisabled }
         // The code is spent with its change, made to the account as it is at the write.
-        return try await retryingLostRaces(on: found) { read in try await apply(record, to: read) }
+        let admission = MailAdmission()
+        return try await retryingLostRaces(on: found) { read in try await apply(record, to: read, admission: admission) }
     }
 
     /// The account a verify, change or recover code is for.
@@ -74,7 +77,7 @@ extension AccountService {
     /// The code's change, written to the account `read` if it is still as read, in the
     /// transaction that spends the code (with, for an address change, the old address's undo
     /// code and its mail).
-    private func apply(_ record: OobCodeRecord, to read: UserRecord) async throws -> SetAccountInfoResponse {
+    private func apply(_ record: OobCodeRecord, to read: UserRecord, admission: MailAdmission) async throws -> SetAccountInfoResponse {
         if read.disabled { throw IdentityToolkitError.userDisabled }
         var user = read
         var writes = AuthWrites(spending: spending(record.code))
@@ -88,7 +91,7 @@ extension AccountService {
             if let oldEmail = read.email {
                 // The notice speaks the language the change was confirmed in (the confirming link's `lang`).
                 let language = try? LinkParser.parse(url: record.link).get().languageCode
-                notice = try await recoverNotice(to: oldEmail, newEmail: record.email, user: user, language: language, client: "")
+                notice = try await recoverNotice(to: oldEmail, newEmail: record.email, user: user, language: language, client: "", admission: admission)
             }
         case .recoverEmail:
             user.email = record.email
@@ -112,10 +115,26 @@ extension AccountService {
     /// caller to commit with the change. The mail is sent within the old mailbox's budget (and the
     /// changing client's): changes in a row cannot bury a victim in notices. Over budget the code
     /// is still made (an earlier notice's link undoes the first change).
-    func recoverNotice(to oldEmail: String, newEmail: String, user: UserRecord, language: String?, client: String) async throws -> IssuedCode {
+    /// `admission` decides once per request, however often a lost race runs the operation again.
+    func recoverNotice(to oldEmail: String, newEmail: String, user: UserRecord, language: String?, client: String,
+                       admission: MailAdmission) async throws -> IssuedCode {
         var mailed = true
-        if let outbox { mailed = await outbox.admit(oldEmail, client: client) }
+        if let outbox { mailed = await admission.decide { await outbox.admit(oldEmail, client: client) } }
         return try newCode(.recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID, settings: ActionCodeSettings(),
                            context: CallContext(tenantID: user.tenantID, languageCode: language), mailed: mailed)
+    }
+}
+
+/// Whether a request's notice may be mailed: asked of the mail budgets once, the first time, and
+/// remembered for the request's later runs (a lost race runs the operation again; the budgets
+/// must not count the one mail three times).
+final class MailAdmission: Sendable {
+    private let decided = Mutex<Bool?>(nil)
+
+    func decide(_ ask: () async -> Bool) async -> Bool {
+        if let known = decided.withLock({ $0 }) { return known }
+        let answer = await ask()
+        decided.withLock { $0 = answer }
+        return answer
     }
 }

@@ -72,7 +72,10 @@ struct ImmediateResponder: Sendable {
         self.files = files
         self.writer = writer
         self.router = writer.pages.router
-        developmentHosts = configuration.mode == .development ? DevelopmentHosts(publicHost: configuration.publicHost.lowercased()) : nil
+        // Only where development mode comes from a loopback server: a CI container that forces it
+        // is reached by other containers under names of their own.
+        developmentHosts = configuration.mode == .development && !configuration.isDevelopmentForced
+            ? DevelopmentHosts(publicHost: configuration.publicHost.lowercased(), pivotHost: writer.pages.router.pivotHost) : nil
         self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
                                             body: ByteBuffer(bytes: stylesheet))
         let fixed: [(String, Kind)] = [

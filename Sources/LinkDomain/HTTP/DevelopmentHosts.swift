@@ -1,17 +1,19 @@
 /// The `Host` names a development server answers: loopback names and addresses, and its public
-/// host. A page on another site can make the browser on the same laptop send requests here under
+/// and pivot hosts. A page on another site can make the browser on the same laptop send requests here under
 /// its own name (DNS rebinding: `rebind.attacker.example` resolving to 127.0.0.1); those get
 /// 421 Misdirected Request, so "nobody else can reach it" holds for that browser too.
 struct DevelopmentHosts: Sendable {
     /// `publicBaseURL`'s host, lower-cased.
     let publicHost: String
+    /// `pivotBaseURL`'s host, lower-cased, if any.
+    var pivotHost: String?
 
     /// Whether a request naming `authority` (`Host`, or HTTP/2's `:authority`) is answered. A
     /// request without one (HTTP/1.0) is: no browser sends that.
     func allows(_ authority: String?) -> Bool {
         guard let authority else { return true }
         guard let host = Self.host(of: authority) else { return false }
-        return host == publicHost || Self.isLoopback(host)
+        return host == publicHost || host == pivotHost || Self.isLoopback(host)
     }
 
     /// The host of an authority (`name:port`, `[v6]:port`), lower-cased, without a final dot.

@@ -11,6 +11,8 @@ public struct ShortLinkImporter: Sendable {
     public struct Report: Sendable, Equatable, CustomStringConvertible {
         public var imported = 0
         public var skipped = 0
+        /// The suffixes imported, for the audit.
+        public var importedSuffixes: [String] = []
         /// `(line, reason)` for every row that was not imported.
         public var invalid: [(line: Int, reason: String)] = []
 
@@ -112,6 +114,7 @@ public struct ShortLinkImporter: Sendable {
             do {
                 try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: createdAt, origin: .import))
                 report.imported += 1
+                report.importedSuffixes.append(suffix)
             } catch .duplicate {
                 if let existing = try? await store.shortLink(suffix: suffix), existing.longLinkQuery == query {
                     report.skipped += 1

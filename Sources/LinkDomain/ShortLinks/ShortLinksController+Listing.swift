@@ -16,20 +16,20 @@ extension ShortLinksController {
         }
         routes.delete(RouterPath(RoutePaths.shortLink)) { request, context in
             await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
-                try authorize(request)
-                try await operations.delete(suffix: try suffix(context), actor: "api-key", logger: context.logger)
+                let actor = try authorize(request)
+                try await operations.delete(suffix: try suffix(context), actor: actor, logger: context.logger)
                 return EmptyAnswer()
             }
         }
         routes.post(RouterPath(RoutePaths.shortLink)) { request, context in
             await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
-                try authorize(request)
+                let actor = try authorize(request)
                 let name = context.parameters.get("name") ?? ""
                 let parts = name.split(separator: ":", maxSplits: 1)
                 guard parts.count == 2, let method = ["disable": true, "enable": false][String(parts[1])] else {
                     throw .notFound("no such method: use {suffix}:disable or {suffix}:enable")
                 }
-                try await operations.setDisabled(method, suffix: String(parts[0]), actor: "api-key", logger: context.logger)
+                try await operations.setDisabled(method, suffix: String(parts[0]), actor: actor, logger: context.logger)
                 return ShortLinkResource(try await operations.listing(suffix: String(parts[0]), logger: context.logger),
                                              publicBaseURL: configuration.publicBaseURL)
             }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -26,7 +27,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     }
 
     private func create(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> CreatedShortLink {
-        try authorize(request)
+        let actor = try authorize(request)
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: 64 * 1024)
@@ -38,7 +39,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         }
         let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
                                           androidApps: configuration.android.apps)
-        let suffix = try await operations.create(parsed, actor: "api-key", logger: context.logger)
+        let suffix = try await operations.create(parsed, actor: actor, logger: context.logger)
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
         return CreatedShortLink(shortLink: shortLink, previewLink: "\(shortLink)?d=1",
                                 warning: parsed.warnings.map { .init(warningCode: $0.code, warningMessage: $0.message) })
@@ -66,10 +67,21 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         return LinkStatistics.dynamicLinksShape(counts)
     }
 
-    func authorize(_ request: Request) throws(ShortLinkAPIError) {
-        guard let key = request.uri.queryParameters["key"].map(String.init), configuration.shortLinks.apiKeys.contains(key) else {
+    /// The caller's short-link key, checked in constant time against every configured one; returns
+    /// the actor audit lines name it by (`api-key-` and its digest's first 8 hex digits, never the key).
+    @discardableResult
+    func authorize(_ request: Request) throws(ShortLinkAPIError) -> String {
+        guard let given = request.uri.queryParameters["key"].map(String.init),
+              let key = configuration.shortLinks.apiKeys.first(where: { ConstantTime.equal($0.utf8, given.utf8) })
+        else {
             throw .permissionDenied("API key not valid. Please pass a valid API key.")
         }
+        return Self.actor(key)
+    }
+
+    /// Which short-link key made a change, as audit lines say it.
+    static func actor(_ key: String) -> String {
+        "api-key-" + SHA256.hash(data: Data(key.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
     }
 }
 

@@ -75,7 +75,7 @@ extension PostgresStore: BudgetStore {
         }
         // Windows of every budget end within a day: past ones are swept now and then, not on every take.
         if budgetTakes.add(1, ordering: .relaxed).newValue % 1000 == 0 {
-            _ = try? await guarded { try await client.query("DELETE FROM budget_windows WHERE window_start < \(now - 86_400)", logger: logger) }
+            _ = try? await guarded { try await client.query("DELETE FROM budget_windows WHERE window_start < \(now - 3600)", logger: logger) }
         }
         return count
     }
