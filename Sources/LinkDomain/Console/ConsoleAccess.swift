@@ -24,7 +24,8 @@ struct ConsoleAccess: Sendable {
     let users: [String: String]
     let adminKeys: [String]
     let seal: ConsoleSessionSeal
-    /// Sign-in attempts per client address (IPv6 by /64): 10 a minute, on every replica together.
+    /// Sign-in attempts per client address (IPv6 by /64): 10 a minute (all at once, if need be), on
+    /// every replica together.
     let signIns: Budget
     /// Sign-in attempts in all, whoever makes them: each costs a 32 MiB scrypt, and the threads
     /// that run it also check app users' passwords.
@@ -36,7 +37,7 @@ struct ConsoleAccess: Sendable {
 
     init(configuration: LinkDomainConfiguration, signer: FormToken, signOuts: (any ConsoleSignOutStore)?, budgets: (any BudgetStore)? = nil,
          clock: any WallClock = SystemClock(), pool: PasswordHashingPool = .shared) {
-        signIns = Budget(name: "console-sign-in", limit: 10, windowSeconds: 60, burst: 5, shared: budgets, clock: clock)
+        signIns = Budget(name: "console-sign-in", limit: 10, windowSeconds: 60, shared: budgets, clock: clock)
         users = Dictionary(configuration.console.users.map { ($0.name, $0.passwordHash) }, uniquingKeysWith: { first, _ in first })
         adminKeys = configuration.backend.adminKeys
         policy = configuration.mode == .development ? .open : (users.isEmpty && adminKeys.isEmpty ? .closed : .signIn)

@@ -8,13 +8,28 @@ import Synchronization
 /// deployment, not once per replica.
 public protocol BudgetStore: Sendable {
     /// Counts one take of `key` in the window of `windowSeconds` that `now` (seconds) falls in;
-    /// returns how many that window has counted, this one included.
-    func countTake(_ key: String, windowSeconds: Int64, now: Int64) async throws(StoreError) -> Int64
+    /// returns how many that window has counted, this one included, and how many the window
+    /// before it counted (for a sliding estimate: a burst across a window's edge is not let
+    /// through twice).
+    func countTake(_ key: String, windowSeconds: Int64, now: Int64) async throws(StoreError) -> BudgetCount
+}
+
+/// What a shared budget has counted for a key.
+public struct BudgetCount: Sendable, Equatable {
+    public var current: Int64
+    public var previous: Int64
+
+    /// The takes in the last `window` seconds, estimated as the current window's and the share of
+    /// the previous one's that the sliding window still covers.
+    func estimate(elapsed: Int64, window: Int64) -> Double {
+        let covered = Double(max(0, window - elapsed)) / Double(max(1, window))
+        return Double(current) + Double(previous) * covered
+    }
 }
 
 /// A budget of `limit` takes per key and window: in the shared database when there is one
-/// (PostgreSQL), else (and while that database is away) in this process, as a token bucket of the
-/// same size.
+/// (PostgreSQL; a sliding estimate over the current and the previous fixed window), else (and
+/// while that database is away) in this process, as a token bucket of the same size.
 public struct Budget: Sendable {
     /// Names the budget in the shared table (`mail-recipient`, `console-sign-in` ...).
     let name: String
@@ -41,9 +56,10 @@ public struct Budget: Sendable {
         let now = clock.nowSeconds
         do {
             let count = try await shared.countTake(storedKey(key), windowSeconds: windowSeconds, now: now)
-            guard count > Int64(limit) else { return nil }
+            let elapsed = now.remainderReportingOverflow(dividingBy: windowSeconds).partialValue
+            guard count.estimate(elapsed: elapsed, window: windowSeconds) > Double(limit) else { return nil }
             // Until the window ends (`now` is never before its start).
-            return Int(max(1, windowSeconds - now.remainderReportingOverflow(dividingBy: windowSeconds).partialValue))
+            return Int(max(1, windowSeconds - elapsed))
         } catch {
             // The database is away: each replica keeps its own count meanwhile.
             return local.take(key)
@@ -57,25 +73,30 @@ public struct Budget: Sendable {
 }
 
 extension PostgresStore: BudgetStore {
-    public func countTake(_ key: String, windowSeconds: Int64, now: Int64) async throws(StoreError) -> Int64 {
-        let start = now - now.remainderReportingOverflow(dividingBy: max(1, windowSeconds)).partialValue
-        let count: Int64 = try await guarded {
-            // One statement: replicas taking at once each get their own count.
-            for try await count in try await client.query("""
-                INSERT INTO budget_windows (key, window_start, count) VALUES (\(key), \(start), 1)
+    public func countTake(_ key: String, windowSeconds: Int64, now: Int64) async throws(StoreError) -> BudgetCount {
+        let window = max(1, windowSeconds)
+        let start = now - now.remainderReportingOverflow(dividingBy: window).partialValue
+        let count: BudgetCount = try await guarded {
+            // One statement: replicas taking at once each get their own count. A new window keeps
+            // the last one's count as `previous` when it is the one just before.
+            for try await (current, previous) in try await client.query("""
+                INSERT INTO budget_windows (key, window_start, count, previous) VALUES (\(key), \(start), 1, 0)
                 ON CONFLICT (key) DO UPDATE SET
+                    previous = CASE WHEN budget_windows.window_start = EXCLUDED.window_start THEN budget_windows.previous
+                                    WHEN budget_windows.window_start = EXCLUDED.window_start - \(window) THEN budget_windows.count
+                                    ELSE 0 END,
                     count = CASE WHEN budget_windows.window_start = EXCLUDED.window_start THEN budget_windows.count + 1 ELSE 1 END,
                     window_start = EXCLUDED.window_start
-                RETURNING count
-                """, logger: logger).decode(Int64.self)
+                RETURNING count, previous
+                """, logger: logger).decode((Int64, Int64).self)
             {
-                return count
+                return BudgetCount(current: current, previous: previous)
             }
-            return 1
+            return BudgetCount(current: 1, previous: 0)
         }
-        // Windows of every budget end within a day: past ones are swept now and then, not on every take.
+        // No budget's window is longer than an hour: ended ones are swept now and then, not on every take.
         if budgetTakes.add(1, ordering: .relaxed).newValue % 1000 == 0 {
-            _ = try? await guarded { try await client.query("DELETE FROM budget_windows WHERE window_start < \(now - 3600)", logger: logger) }
+            _ = try? await guarded { try await client.query("DELETE FROM budget_windows WHERE window_start < \(now - 7200)", logger: logger) }
         }
         return count
     }

@@ -59,7 +59,7 @@ extension PostgresStore {
         UPDATE handoff_claims SET keep_until = claimed_at + 604800000;
         CREATE INDEX handoff_claims_keep_until ON handoff_claims (keep_until);
         CREATE TABLE console_sign_outs (actor TEXT PRIMARY KEY, count BIGINT NOT NULL);
-        CREATE TABLE budget_windows (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count BIGINT NOT NULL);
+        CREATE TABLE budget_windows (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count BIGINT NOT NULL, previous BIGINT NOT NULL);
         CREATE INDEX budget_windows_window_start ON budget_windows (window_start);
         """,
     ]

@@ -53,3 +53,15 @@ struct ClientKeyAndHostTests {
         #expect(limiter.take("a") != nil)
     }
 }
+
+@Suite("Budgets shared by replicas")
+struct SharedBudgetTests {
+    @Test("the sliding estimate counts the previous window's share: a burst across a window's edge is not let through twice")
+    func estimate() {
+        // 6 late in the last minute, 5 early in this one: 11 within a minute.
+        #expect(BudgetCount(current: 5, previous: 6).estimate(elapsed: 5, window: 60) > 10)
+        // At the end of this minute the last one no longer counts.
+        #expect(BudgetCount(current: 5, previous: 6).estimate(elapsed: 60, window: 60) == 5)
+        #expect(BudgetCount(current: 10, previous: 0).estimate(elapsed: 30, window: 60) == 10)
+    }
+}
