@@ -148,9 +148,3 @@ public struct RefreshTokenRecord: Codable, Sendable, Equatable {
     public var claims: String?
 }
 
-/// What happened when a code was presented for spending.
-public enum CodeRedemption: Sendable, Equatable {
-    case redeemed(OobCodeRecord)
-    case expired
-    case invalid
-}

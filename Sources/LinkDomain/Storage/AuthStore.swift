@@ -1,7 +1,7 @@
 /// Where the embedded backend keeps accounts, codes, refresh tokens and its signing key.
 ///
-/// Every method is atomic; ``redeemCode(_:now:)`` in particular hands a code to exactly one
-/// caller however many race for it.
+/// Every method is atomic; ``commit(_:)`` in particular spends a code for exactly one caller
+/// however many race for it, and only with the rest of that caller's writes.
 public protocol AuthStore: Sendable {
     /// A trivial question to the database (`SELECT 1`): it answers, or says why not.
     func ping() async throws(StoreError)
@@ -33,8 +33,6 @@ public protocol AuthStore: Sendable {
     /// unknown or spent, and also whenever it cannot be read without waiting (the caller then
     /// asks ``code(_:)``). Stores that cannot read without waiting always answer nil.
     func codeWithoutWaiting(_ code: String) -> OobCodeRecord?
-    /// Spends the code: removes it and returns it, unless it is unknown, spent or expired.
-    func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption
     /// Makes every write of one action in one transaction (see ``AuthWrites``): all, or (on any
     /// failure, a lost race on an account included: ``StoreError/conflict``) none.
     func commit(_ writes: AuthWrites) async throws(StoreError) -> AuthCommit

@@ -42,11 +42,6 @@ public struct AuthWrites: Sendable {
         self.refreshTokens = refreshTokens
         self.mails = mails
     }
-
-    /// Whether there is anything to write.
-    public var isEmpty: Bool {
-        spending == nil && insertedUsers.isEmpty && updatedUsers.isEmpty && insertedCodes.isEmpty && refreshTokens.isEmpty && mails.isEmpty
-    }
 }
 
 /// What committing ``AuthWrites`` did.

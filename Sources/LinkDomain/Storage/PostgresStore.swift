@@ -173,14 +173,6 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         try await codes("SELECT * FROM oob_codes WHERE code = \(code)").first
     }
 
-    public func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption {
-        // One statement: of any number of concurrent callers, across replicas, one gets the row.
-        if let redeemed = try await codes("DELETE FROM oob_codes WHERE code = \(code) AND expires_at > \(now) RETURNING *").first {
-            return .redeemed(redeemed)
-        }
-        return try await self.code(code) == nil ? .invalid : .expired
-    }
-
     public func codes(projectID: String) async throws(StoreError) -> [OobCodeRecord] {
         try await codes("SELECT * FROM oob_codes WHERE project_id = \(projectID) ORDER BY created_at, code")
     }

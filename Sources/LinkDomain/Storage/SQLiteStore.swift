@@ -147,15 +147,6 @@ public final class SQLiteStore: AuthStore, LinkStore {
 
     static let codeQuery = "SELECT * FROM \(OobCodeRecord.databaseTableName) WHERE code = ?"
 
-    public func redeemCode(_ code: String, now: Int64) async throws(StoreError) -> CodeRedemption {
-        try await write { db in
-            guard let record = try OobCodeRecord.fetchOne(db, key: code) else { return .invalid }
-            guard record.expiresAt > now else { return .expired }
-            try record.delete(db)
-            return .redeemed(record)
-        }
-    }
-
     public func codes(projectID: String) async throws(StoreError) -> [OobCodeRecord] {
         try await read { db in
             try OobCodeRecord.filter(Column("projectID") == projectID).order(Column("createdAt"), Column("code")).fetchAll(db)

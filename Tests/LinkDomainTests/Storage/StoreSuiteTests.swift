@@ -111,11 +111,15 @@ struct StoreSuiteTests {
             try await store.insertCode(code("old", expiresAt: 10))
             #expect(try await store.codes(projectID: project).map(\.code) == ["\(project)-live", "\(project)-old"])
             #expect(try await store.code("\(project)-live") == code("live", expiresAt: 1000))
-            #expect(try await store.redeemCode("\(project)-old", now: 500) == .expired)
+            func spend(_ name: String) async throws -> AuthCommit {
+                try await store.commit(AuthWrites(spending: .init(code: "\(project)-\(name)", now: 500)))
+            }
+            #expect(try await spend("old") == .codeExpired)
             #expect(try await store.code("\(project)-old") != nil)
-            #expect(try await store.redeemCode("\(project)-live", now: 500) == .redeemed(code("live", expiresAt: 1000)))
-            #expect(try await store.redeemCode("\(project)-live", now: 500) == .invalid)
-            #expect(try await store.redeemCode("\(project)-never", now: 500) == .invalid)
+            #expect(try await spend("live") == .committed)
+            #expect(try await store.code("\(project)-live") == nil)
+            #expect(try await spend("live") == .codeInvalid)
+            #expect(try await spend("never") == .codeInvalid)
         }
     }
 
@@ -167,12 +171,12 @@ struct StoreSuiteTests {
             let name = Self.unique("c")
             try await store.insertCode(OobCodeRecord(code: name, projectID: "p", tenantID: "", requestType: .emailSignIn, email: "a@example.com",
                                                      newEmail: nil, localID: nil, link: "l", createdAt: 1, expiresAt: 1000))
-            let results = try await withThrowingTaskGroup(of: CodeRedemption.self) { group in
-                for _ in 0..<50 { group.addTask { try await store.redeemCode(name, now: 2) } }
+            let results = try await withThrowingTaskGroup(of: AuthCommit.self) { group in
+                for _ in 0..<50 { group.addTask { try await store.commit(AuthWrites(spending: .init(code: name, now: 2))) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(results.filter { if case .redeemed = $0 { true } else { false } }.count == 1)
-            #expect(results.filter { $0 == .invalid }.count == 49)
+            #expect(results.filter { $0 == .committed }.count == 1)
+            #expect(results.filter { $0 == .codeInvalid }.count == 49)
         }
     }
 
