@@ -48,7 +48,7 @@ struct ConsoleAccess: Sendable {
 
     /// The actor an admin key signs in as: which key (a digest's first characters), never the key.
     static func adminActor(_ key: String) -> String {
-        "admin-key-" + ConsoleSessionSeal.digest(key).prefix(8)
+        "admin-key-" + KeyDigest.hex(key, bytes: 4)
     }
 
     /// The digest of `actor`'s credential; nil when the user or key is gone.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Who is using the console, and since when.
@@ -56,6 +55,6 @@ struct ConsoleSessionSeal: Sendable {
 
     /// What a session's MAC covers of a credential: its SHA-256, never the credential.
     static func digest(_ credential: String) -> String {
-        SHA256.hash(data: Data(credential.utf8)).map { String(format: "%02x", $0) }.joined()
+        KeyDigest.hex(credential)
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import Logging
@@ -81,7 +80,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
 
     /// Which short-link key made a change, as audit lines say it.
     static func actor(_ key: String) -> String {
-        "api-key-" + SHA256.hash(data: Data(key.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+        "api-key-" + KeyDigest.hex(key, bytes: 4)
     }
 }
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PostgresNIO
 import Synchronization
@@ -39,13 +38,13 @@ public struct Budget: Sendable {
     let shared: (any BudgetStore)?
     let clock: any WallClock
 
-    init(name: String, limit: Int, windowSeconds: Int64, burst: Int? = nil, shared: (any BudgetStore)?, clock: any WallClock) {
+    init(name: String, limit: Int, windowSeconds: Int64, shared: (any BudgetStore)?, clock: any WallClock) {
         self.name = name
         self.limit = max(1, limit)
         self.windowSeconds = max(1, windowSeconds)
         let perMinute = Double(self.limit) * 60 / Double(self.windowSeconds)
         local = windowSeconds >= 3600 ? RateLimiter(perHour: Int((perMinute * 60).rounded()))
-            : RateLimiter(perMinute: max(1, Int(perMinute.rounded())), burst: burst ?? self.limit)
+            : RateLimiter(perMinute: max(1, Int(perMinute.rounded())), burst: self.limit)
         self.shared = shared
         self.clock = clock
     }
@@ -68,7 +67,7 @@ public struct Budget: Sendable {
 
     /// The key as stored: the budget's name and a digest of the key, never an address itself.
     private func storedKey(_ key: String) -> String {
-        name + ":" + SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        name + ":" + KeyDigest.hex(key, bytes: 16)
     }
 }
 
