@@ -119,21 +119,16 @@ extension AccountService {
         let newSessionWanted = !context.isAdmin && (revokeSessions || (body.bool("returnSecureToken") ?? false))
         if newSessionWanted { user.lastRefreshAt = now }
         var writes = AuthWrites(updatedUsers: [AuthWrites.Update(user, readAs: read)])
-        var notice: IssuedCode?
+        var notices: [IssuedCode] = []
         if let oldEmail, oldEmail != user.email, let newEmail = user.email {
             // As Firebase mails the old address a way to undo the change, stored with the change.
-            notice = try await recoverNotice(to: oldEmail, newEmail: newEmail, user: user, language: nil,
-                                             client: context.isAdmin ? "" : context.clientAddress, admission: admission)
-        }
-        if let notice {
-            writes.insertedCodes.append(notice.record)
-            writes.mails += notice.mails
+            notices.append(try await recoverNotice(to: oldEmail, newEmail: newEmail, user: user, language: nil,
+                                                   client: context.isAdmin ? "" : context.clientAddress, admission: admission))
         }
         // The new session is stored with the change: a fault cannot end every session and leave none.
         let session = newSessionWanted ? sessionRecord(for: user, provider: Self.provider(of: user), now: now) : nil
         if let session { writes.refreshTokens = [session] }
-        try await commit(writes)
-        if let notice { announce(notice.record) }
+        try await commit(writes, issuing: notices)
         var response = accountSummary(user)
         if let session { response.add(try await sessionTokens(for: user, session)) }
         return response

@@ -106,8 +106,7 @@ extension AccountService {
     func issueCode(_ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
                    context: CallContext, mailed: Bool = true) async throws -> OobCodeRecord {
         let issued = try newCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context, mailed: mailed)
-        try await commit(AuthWrites(insertedCodes: [issued.record], mails: issued.mails))
-        announce(issued.record)
+        try await commit(AuthWrites(), issuing: [issued])
         return issued.record
     }
 
@@ -146,9 +145,15 @@ extension AccountService {
         }
     }
 
-    /// Commits one action's writes (``AuthWrites``): a code it spends that is no longer live is
-    /// the client's error, and nothing was written; mails it queued wake the sender.
-    func commit(_ writes: AuthWrites) async throws {
+    /// Commits one action's writes (``AuthWrites``) with the codes it issues and their mails: a
+    /// code it spends that is no longer live is the client's error, and nothing was written; once
+    /// stored, the issued codes are ``announce(_:)``d and the mails wake the sender.
+    func commit(_ writes: AuthWrites, issuing issued: [IssuedCode] = []) async throws {
+        var writes = writes
+        for code in issued {
+            writes.insertedCodes.append(code.record)
+            writes.mails += code.mails
+        }
         let outcome: AuthCommit
         do {
             outcome = try await store.commit(writes)
@@ -156,7 +161,9 @@ extension AccountService {
             throw Self.refusal(error)
         }
         switch outcome {
-        case .committed: outbox?.didQueue(writes.mails)
+        case .committed:
+            outbox?.didQueue(writes.mails)
+            for code in issued { announce(code.record) }
         case .codeInvalid: throw IdentityToolkitError.invalidOobCode
         case .codeExpired: throw IdentityToolkitError.expiredOobCode
         }

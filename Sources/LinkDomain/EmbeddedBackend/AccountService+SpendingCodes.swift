@@ -81,7 +81,7 @@ extension AccountService {
         if read.disabled { throw IdentityToolkitError.userDisabled }
         var user = read
         var writes = AuthWrites(spending: spending(record.code))
-        var notice: IssuedCode?
+        var notices: [IssuedCode] = []
         switch record.requestType {
         case .verifyEmail:
             user.emailVerified = true
@@ -91,7 +91,8 @@ extension AccountService {
             if let oldEmail = read.email {
                 // The notice speaks the language the change was confirmed in (the confirming link's `lang`).
                 let language = try? LinkParser.parse(url: record.link).get().languageCode
-                notice = try await recoverNotice(to: oldEmail, newEmail: record.email, user: user, language: language, client: "", admission: admission)
+                notices.append(try await recoverNotice(to: oldEmail, newEmail: record.email, user: user, language: language, client: "",
+                                                       admission: admission))
             }
         case .recoverEmail:
             user.email = record.email
@@ -100,12 +101,7 @@ extension AccountService {
             break
         }
         writes.updatedUsers = [AuthWrites.Update(user, readAs: read)]
-        if let notice {
-            writes.insertedCodes.append(notice.record)
-            writes.mails += notice.mails
-        }
-        try await commit(writes)
-        if let notice { announce(notice.record) }
+        try await commit(writes, issuing: notices)
         var response = accountSummary(user)
         if record.requestType == .recoverEmail { response.newEmail = record.newEmail }
         return response

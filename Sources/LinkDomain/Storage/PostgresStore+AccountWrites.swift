@@ -49,9 +49,7 @@ extension PostgresStore {
                 }
                 for user in writes.insertedUsers { try await connection.query(Self.insertion(of: user), logger: logger) }
                 for update in writes.updatedUsers {
-                    var rows = 0
-                    for try await _ in try await connection.query(Self.update(update.user, readAs: update.read), logger: logger) { rows += 1 }
-                    guard rows == 1 else { throw StoreError.conflict }
+                    try await Self.requireOneRow(try await connection.query(Self.update(update.user, readAs: update.read), logger: logger))
                 }
                 for code in writes.insertedCodes { try await connection.query(Self.insertion(of: code), logger: logger) }
                 for token in writes.refreshTokens { try await connection.query(Self.insertion(of: token), logger: logger) }
@@ -70,11 +68,14 @@ extension PostgresStore {
 
     /// Runs a conditional write; ``StoreError/conflict`` when its condition held for no row.
     func requireOneRow(_ query: PostgresQuery) async throws(StoreError) {
-        try await guarded {
-            var rows = 0
-            for try await _ in try await client.query(query, logger: logger) { rows += 1 }
-            guard rows == 1 else { throw StoreError.conflict }
-        }
+        try await guarded { try await Self.requireOneRow(try await client.query(query, logger: logger)) }
+    }
+
+    /// ``StoreError/conflict`` unless a conditional write's answer is one row.
+    static func requireOneRow(_ rows: PostgresRowSequence) async throws {
+        var count = 0
+        for try await _ in rows { count += 1 }
+        guard count == 1 else { throw StoreError.conflict }
     }
 
     private static func column(_ field: UserRecord.Field) -> String {
