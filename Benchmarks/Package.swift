@@ -16,7 +16,7 @@ let package = Package(
         .executableTarget(
             name: "LinkHotPaths",
             dependencies: [
-                .product(name: "LinkDomain", package: "LinkDomain"),
+                .product(name: "LinkDomainCore", package: "LinkDomain"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LinkHotPaths",

@@ -10,7 +10,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "LinkParserFuzzer",
-            dependencies: ["FuzzerDriver", .product(name: "LinkDomainExercises", package: "LinkDomain")]
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomainCoreExercises", package: "LinkDomain")]
         ),
         .executableTarget(
             name: "IdentityToolkitFuzzer",

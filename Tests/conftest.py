@@ -39,7 +39,15 @@ def chromium(user_agent, javascript=False):
     options.add_argument(f"--user-agent={user_agent}")
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # Starting a browser on a busy machine now and then fails before any page is asked for
+    # (chromedriver's start-up times out); that says nothing about the service, so it is tried again.
+    from selenium.common.exceptions import SessionNotCreatedException, WebDriverException
+    for attempt in range(3):
+        try:
+            return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        except (SessionNotCreatedException, WebDriverException):
+            if attempt == 2:
+                raise
 
 
 def page_heading(driver):
@@ -56,6 +64,23 @@ def wait_for_heading(driver, text, timeout=10):
 
     WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(lambda d: page_heading(d) == text)
     return True
+
+
+def click_and_wait_for_next_page(driver, element, timeout=30):
+    """Clicks `element` (a submit button or link) and waits until the page it leads to has replaced
+    this one and finished loading. Staleness of an old element handle is not a safe sign: while the
+    document is being swapped Chromium may answer "node does not belong to the document" instead of
+    "stale", so a marker set on this page's window is watched instead (a new page has none)."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.execute_script("window.__linkdomainOldPage = true")
+    element.click()
+
+    def next_page_loaded(d):
+        return d.execute_script("return window.__linkdomainOldPage !== true && document.readyState === 'complete'")
+
+    WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(next_page_loaded)
 
 
 def fresh_database():

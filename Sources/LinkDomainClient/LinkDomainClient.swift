@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What a link of a LinkDomain link domain means for the app it opened (or was installed through).
@@ -81,12 +81,15 @@ public struct LinkDomainClient: Sendable {
     private static func resolved(_ answer: [String: Any]) -> ResolvedLink? {
         guard let deepLink = answer["deepLink"] as? String else { return nil }
         var utm: [String: String] = [:]
-        for (field, name) in [("utmSource", "utm_source"), ("utmMedium", "utm_medium"), ("utmCampaign", "utm_campaign"),
-                              ("utmTerm", "utm_term"), ("utmContent", "utm_content")] {
+        for (field, name) in [
+            ("utmSource", "utm_source"), ("utmMedium", "utm_medium"), ("utmCampaign", "utm_campaign"),
+            ("utmTerm", "utm_term"), ("utmContent", "utm_content"),
+        ] {
             if let value = answer[field] as? String { utm[name] = value }
         }
-        return ResolvedLink(deepLink: deepLink, resolvedLink: answer["resolvedLink"] as? String,
-                            minimumAppVersion: (answer["iosMinAppVersion"] ?? answer["appMinimumVersion"]) as? String, utm: utm)
+        return ResolvedLink(
+            deepLink: deepLink, resolvedLink: answer["resolvedLink"] as? String,
+            minimumAppVersion: (answer["iosMinAppVersion"] ?? answer["appMinimumVersion"]) as? String, utm: utm)
     }
 
     private func call(_ method: String, _ body: [String: String]) async throws(LinkDomainClientError) -> [String: Any] {

@@ -29,21 +29,24 @@ public final class IdentityToolkitExercise: Sendable {
         let store = try SQLiteStore(path: directory.appendingPathComponent("auth.sqlite").path)
         var services: [ServingMode: AccountService] = [:]
         for mode in [ServingMode.development, .deployment] {
-            var settings = EmbeddedBackendSettings(projectID: "demo-exercise", apiKey: "exercise-key", publicBaseURL: "https://links.example.com",
-                                                   linkHost: "links.example.com", authorizedDomains: ["example.com", "links.example.com"])
+            var settings = EmbeddedBackendSettings(
+                projectID: "demo-exercise", apiKey: "exercise-key", publicBaseURL: "https://links.example.com",
+                linkHost: "links.example.com", authorizedDomains: ["example.com", "links.example.com"])
             settings.mode = mode
             settings.passwordHashRounds = 1 << 4  // the cheapest scrypt: the fuzzer runs thousands of sign-ups
-            services[mode] = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
-                                            clock: clock, logger: Logger(label: "exercise", factory: { _ in SwiftLogNoOpLogHandler() }))
+            services[mode] = AccountService(
+                settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
+                clock: clock, logger: Logger(label: "exercise", factory: { _ in SwiftLogNoOpLogHandler() }))
         }
         self.services = services
         guard let service = services[.development] else { throw IdentityToolkitError.internalError }
-        let signUp = try await service.signUp(RequestBody(["email": .string("user@example.com"), "password": .string("secret1")]), CallContext())
+        let signUp = try await service.signUp(SignUpRequest(email: "user@example.com", password: "secret1"), CallContext())
         let code = try await service.sendOobCode(
-            RequestBody(["requestType": .string("PASSWORD_RESET"), "email": .string("user@example.com"), "returnOobLink": .boolean(true)]),
-            CallContext(isAdmin: true))
-        substitutions = [("$ID_TOKEN", signUp.idToken ?? ""), ("$REFRESH_TOKEN", signUp.refreshToken ?? ""),
-                         ("$CODE", code.oobCode ?? ""), ("$LOCAL_ID", signUp.localId)]
+            SendOobCodeRequest(requestType: .passwordReset, email: "user@example.com", returnOobLink: true), CallContext(isAdmin: true))
+        substitutions = [
+            ("$ID_TOKEN", signUp.idToken ?? ""), ("$REFRESH_TOKEN", signUp.refreshToken ?? ""),
+            ("$CODE", code.oobCode ?? ""), ("$LOCAL_ID", signUp.localId),
+        ]
     }
 
     /// Runs one input. Refusals are expected answers; only a trap (the fuzzer's finding) or a hang is wrong.
@@ -60,10 +63,10 @@ public final class IdentityToolkitExercise: Sendable {
         do {
             let body = try RequestBodyDecoder.decode(Array(text.utf8), contentType: flags & 1 == 0 ? "application/json" : "application/x-www-form-urlencoded")
             switch name {
-            case "token": _ = try await service.refresh(body)
+            case "token": _ = try await service.refresh(body.decode())
             case "projects": _ = service.projectConfig()
             case "oobCodes": _ = try await service.listCodes(projectID: "demo-exercise")
-            case "emulatorConfig": _ = try service.emulatorConfig(patch: body)
+            case "emulatorConfig": _ = try service.emulatorConfig(patch: body.decode())
             default: _ = try await IdentityToolkitOperation.byName[name]?.serve(service, body, call)
             }
         } catch {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LinkDomain
 /// Takes arbitrary input through everything mail meets from outside: a relay's replies (read by
 /// the strict reply decoder, line by line), relay URLs and addresses from configuration, the email
@@ -27,7 +28,7 @@ public enum MailExercise {
         _ = SMTPRelay(url: text)?.redacted
         _ = MailAddress(text)?.domain
         if let body = try? RequestBodyDecoder.decode(bytes[...], contentType: "application/json", maximumBytes: RequestBodyDecoder.maximumBodyBytes) {
-            _ = try? EmailActionRequest(body, locale: text)
+            _ = try? EmailActionRequest(body.decode(), locale: text)
         }
         let header = MIMEEncoding.headerText(text)
         if !header.utf8.allSatisfy({ $0 < 0x80 }) { return "non-ASCII header text" }

@@ -6,6 +6,7 @@ import LinkDomain
 import Logging
 import NIOCore
 import NIOPosix
+import UnixSignals
 
 @main
 struct LinkDomainCommand: AsyncParsableCommand {
@@ -26,7 +27,7 @@ struct ConfigurationOptions: ParsableArguments {
 extension ConfigurationOptions {
     /// Loads and validates everything `serve` needs, printing every problem and exiting 1 on failure.
     func load(overrides: [String: ConfigValue] = [:]) throws -> (LinkDomainConfiguration, AssociationFiles) {
-        let loader = ConfigurationLoader(overrides: overrides)
+        let loader = ConfigurationLoader(overrides: overrides, checkTLSFiles: CertificateStore.check)
         do {
             let configuration = try loader.load(path: loader.configurationFilePath(explicit: config))
             return (configuration, try AssociationFiles(configuration: configuration))
@@ -69,7 +70,9 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "linkdomain")
         for warning in ConfigurationWarnings.of(configuration) { logger.warning("\(warning)") }
         if configuration.isDevelopmentForced {
-            logger.warning("DEVELOPMENT MODE FORCED (server.forceDevelopmentMode) on a host others can reach: anyone who reaches it can list every code and act as admin with Authorization: Bearer owner. Never do this on the internet.")
+            logger.warning(
+                "DEVELOPMENT MODE FORCED (server.forceDevelopmentMode) on a host others can reach: anyone who reaches it can list every code and act as admin with Authorization: Bearer owner. Never do this on the internet."
+            )
         }
         do {
             let services = try await LinkDomainServices.make(configuration: configuration, files: files, logger: logger)
@@ -102,8 +105,9 @@ struct Check: AsyncParsableCommand {
 
     func run() async throws {
         let (configuration, files) = try options.load()
-        print("configuration OK: \(configuration.apple.apps.count) Apple app(s), \(configuration.android.apps.count) Android app(s), "
-            + "\(configuration.mode.rawValue) mode" + (configuration.publicDirectory.map { ", pages from \($0)" } ?? ", built-in pages"))
+        print(
+            "configuration OK: \(configuration.apple.apps.count) Apple app(s), \(configuration.android.apps.count) Android app(s), "
+                + "\(configuration.mode.rawValue) mode" + (configuration.publicDirectory.map { ", pages from \($0)" } ?? ", built-in pages"))
         for warning in ConfigurationWarnings.of(configuration) { print("warning: \(warning)") }
         print(MailCheck.summary(configuration))
         print("\n/.well-known/apple-app-site-association (\(files.apple.bytes.count) bytes):")
@@ -162,8 +166,10 @@ struct Import: AsyncParsableCommand {
         let (configuration, _) = try options.load()
         let opened = try OpenedStore.open(configuration, logger: Logger(label: "linkdomain"))
         let report = try await opened.withRunning { store in
-            try await ShortLinkImporter(store: store, publicBaseURL: configuration.publicBaseURL,
-                                                policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains)).importFile(file)
+            try await ShortLinkImporter(
+                store: store, publicBaseURL: configuration.publicBaseURL,
+                policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains)
+            ).importFile(file)
         }
         print(report)
         if !report.invalid.isEmpty { throw ExitCode(1) }
@@ -191,11 +197,12 @@ struct Doctor: AsyncParsableCommand {
         doctor.appleCDN = appleCDN
         let findings = await doctor.run()
         for finding in findings {
-            let mark = switch finding.severity {
-            case .ok: "ok     "
-            case .warning: "WARNING"
-            case .error: "ERROR  "
-            }
+            let mark =
+                switch finding.severity {
+                case .ok: "ok     "
+                case .warning: "WARNING"
+                case .error: "ERROR  "
+                }
             print("\(mark) \(finding.subject): \(finding.message)")
             if let fix = finding.fix, finding.severity != .ok { print("        fix: \(fix)") }
         }

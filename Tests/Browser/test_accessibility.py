@@ -11,7 +11,7 @@ import uuid
 import pytest
 from axe_selenium_python import Axe
 
-from conftest import Server, chromium
+from conftest import Server, chromium, click_and_wait_for_next_page
 
 IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
           "Version/17.5 Mobile/15E148 Safari/604.1")
@@ -84,15 +84,15 @@ def run_axe(driver):
 
 
 def act(driver, step):
+    """Fills and submits the page's form, then waits for the answer's page: axe injected while the
+    form's page is still being replaced would land in the old document and be gone."""
     from selenium.webdriver.common.by import By
     if step is None:
         return
-    if step == "confirm":
-        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        return
-    driver.find_element(By.ID, "new-password").send_keys("new password")
-    driver.find_element(By.ID, "confirm-password").send_keys("new password")
-    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    if step == "submit":
+        driver.find_element(By.ID, "new-password").send_keys("new password")
+        driver.find_element(By.ID, "confirm-password").send_keys("new password")
+    click_and_wait_for_next_page(driver, driver.find_element(By.CSS_SELECTOR, "button[type=submit]"))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BINARY, Server, chromium, page_heading
+from conftest import BINARY, Server, chromium, click_and_wait_for_next_page, page_heading
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Mail"))
 from mailtest import running_relay  # noqa: E402
@@ -90,12 +90,7 @@ def sign_in(driver, base):
 
 def submit(driver, action):
     """Clicks the submit button of the form posting to `action`, and waits for the next page."""
-    from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    page = driver.find_element("tag name", "html")
-    driver.find_element("css selector", f"form[method=post][action='{action}'] button[type=submit]").click()
-    WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+    click_and_wait_for_next_page(driver, driver.find_element("css selector", f"form[method=post][action='{action}'] button[type=submit]"))
 
 
 def download(driver, base, path):
@@ -240,11 +235,7 @@ def test_a_form_posted_from_another_site_is_refused(server, tmp_path):
     try:
         sign_in(driver, server.base)
         driver.get(f"http://localhost:{site.server_address[1]}/attack.html")
-        page = driver.find_element("tag name", "html")
-        driver.find_element("css selector", "button").click()
-        from selenium.webdriver.support import expected_conditions
-        from selenium.webdriver.support.ui import WebDriverWait
-        WebDriverWait(driver, 10).until(expected_conditions.staleness_of(page))
+        click_and_wait_for_next_page(driver, driver.find_element("css selector", "button"))
         assert "came from another site" in driver.page_source
         driver.get(f"{server.base}/__/console/links?q=evil.example.net")
         assert "No short links match" in driver.page_source

@@ -286,10 +286,15 @@ def post(server, path, body, admin=False):
 
 
 def test_an_admin_delete_without_local_id_deletes_nothing(server):
-    status, created = post(server, f"projects/{PROJECT}/accounts", {"email": f"keep-{uuid.uuid4().hex[:8]}@example.com"}, admin=True)
+    email = f"keep-{uuid.uuid4().hex[:8]}@example.com"
+    status, created = post(server, f"projects/{PROJECT}/accounts", {"email": email, "password": "keep password"}, admin=True)
     assert status == 200, created
+    status, signed_in = post(server, "accounts:signInWithPassword", {"email": email, "password": "keep password", "returnSecureToken": True})
+    assert status == 200, signed_in
     for path in [f"projects/{PROJECT}/accounts:delete", "accounts:delete"]:
-        for body in [{}, {"localId": ""}, {"tenantId": ""}]:
+        # The emulator's "accounts:delete should error if missing localId when OAuth credentials
+        # are present": an ID token beside admin credentials names no account.
+        for body in [{}, {"localId": ""}, {"tenantId": ""}, {"idToken": signed_in["idToken"]}]:
             status, answer = post(server, path, body, admin=True)
             assert (status, answer["error"]["message"]) == (400, "MISSING_LOCAL_ID"), (path, body, answer)
     status, found = post(server, f"projects/{PROJECT}/accounts:lookup", {"localId": [created["localId"]]}, admin=True)

@@ -55,7 +55,8 @@ enum Fixtures {
     }
 
     static func load(_ json: String, environment: [String: String] = [:]) throws(ConfigurationError) -> LinkDomainConfiguration {
-        try ConfigurationLoader(environment: environment).load(json: Data(json.utf8), source: "test.json", baseDirectory: nil)
+        try ConfigurationLoader(environment: environment, checkTLSFiles: CertificateStore.check).load(
+            json: Data(json.utf8), source: "test.json", baseDirectory: nil)
     }
 
     /// The problems loading `json` reports (empty when it loads).

@@ -5,7 +5,6 @@ API and admin keys), where the emulator's powers do not exist."""
 import concurrent.futures
 import json
 import sqlite3
-import statistics
 import tempfile
 import time
 import urllib.error
@@ -228,42 +227,24 @@ def test_field_limits(mode, request_fixture):
 # Timing and stalls.
 
 @pytest.mark.parametrize("mode", ["development", "deployment"])
-def test_unknown_address_costs_a_hash(mode, request_fixture):
-    server, key, _ = request_fixture(mode)
-    base = server.base
-    request(base, SIGNUP + f"?key={key}", {"email": f"timed-{mode}@example.com", "password": "right password"})
-
-    def timed(email):
-        start = time.perf_counter()
-        answer = request(base, SIGNIN + f"?key={key}", {"email": email, "password": "wrong password"})
-        assert message(answer) == "INVALID_LOGIN_CREDENTIALS"
-        return time.perf_counter() - start
-
-    known = statistics.median(timed(f"timed-{mode}@example.com") for _ in range(7))
-    unknown = statistics.median(timed(f"nobody-{mode}-{index}@example.com") for index in range(7))
-    # Without the decoy hash an unknown address answered ~15x faster than a known one.
-    assert unknown > known / 2, (known, unknown)
-
-
-@pytest.mark.parametrize("mode", ["development", "deployment"])
 def test_health_answers_while_sign_ins_hash(mode, request_fixture):
+    # Hashing runs off the event loop: /healthz is answered, again and again, while 50 sign-ins
+    # wait for the hashing threads; no answer waits for the sign-ins to finish. (That an unknown
+    # address costs a hash like a known one is PasswordServiceTests', by turns on the threads.)
     server, key, _ = request_fixture(mode)
     base = server.base
     request(base, SIGNUP + f"?key={key}", {"email": f"busy-{mode}@example.com", "password": "right password"})
     with concurrent.futures.ThreadPoolExecutor(max_workers=50) as pool:
         sign_ins = [pool.submit(request, base, SIGNIN + f"?key={key}", {"email": f"busy-{mode}@example.com", "password": f"wrong {index}"})
                     for index in range(50)]
-        time.sleep(0.3)  # the pool is hashing now
-        latencies = []
-        while not all(future.done() for future in sign_ins) and len(latencies) < 40:
-            start = time.perf_counter()
+        answered_while_hashing = 0
+        while not all(future.done() for future in sign_ins):
             assert request(base, "/healthz")[0] == 200
-            latencies.append(time.perf_counter() - start)
-            time.sleep(0.02)
+            # Counted only when a sign-in was still waiting after the answer came.
+            answered_while_hashing += not all(future.done() for future in sign_ins)
         results = [future.result() for future in sign_ins]
-    assert len(latencies) >= 5, "the sign-ins finished before /healthz was measured"
     assert all(message(result) == "INVALID_LOGIN_CREDENTIALS" for result in results)
-    assert max(latencies) < 0.1, latencies
+    assert answered_while_hashing >= 5, "/healthz waited for the sign-ins"
 
 
 def test_action_page_gets_have_their_own_limit_and_a_branded_429(tmp_path):

@@ -1,6 +1,6 @@
 import Benchmark
 import Foundation
-import LinkDomain
+import LinkDomainCore
 
 /// What one click costs before any I/O: parsing the link, classifying the visitor, deciding the
 /// route. The inputs are the shapes `scripts/bench` sends over HTTP.

@@ -1,5 +1,5 @@
 import FuzzerDriver
-import LinkDomainExercises
+import LinkDomainCoreExercises
 
 /// libFuzzer's entry point: any bytes, read as UTF-8 (with replacement), through ``LinkExercise``.
 /// Besides crashes and hangs, a redirect the policy refuses stops the run.

@@ -1,5 +1,9 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
+import Logging
+import NIOFoundationEssentialsCompat
 
 /// The app half of Dynamic Links, in the `firebasedynamiclinks v1` discovery document's shapes:
 /// `POST /v1/reopenAttribution` (what the link an app was opened with means) and

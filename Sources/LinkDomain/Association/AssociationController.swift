@@ -1,5 +1,8 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Serves the association files from memory. The event loop usually answers these paths before
 /// the router sees them (``ImmediateResponder``); these routes give the same answer otherwise.

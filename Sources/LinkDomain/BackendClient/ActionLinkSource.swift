@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// What the email action API asks a backend for: an action link to mail, made with the admin API
 /// (`accounts:sendOobCode` with `returnOobLink`), so that the backend sends nothing itself.
 struct ActionLinkRequest: Sendable, Equatable {
@@ -6,9 +9,8 @@ struct ActionLinkRequest: Sendable, Equatable {
     var email: String
     /// An email change's new address.
     var newEmail: String?
-    /// The ActionCodeSettings fields, as the client sent them (`continueUrl`, `canHandleCodeInApp`,
-    /// `iOSBundleId`, `androidPackageName`, `androidInstallApp`, `androidMinimumVersion`, `linkDomain` ...).
-    var settings: [String: JSONValue]
+    /// The ActionCodeSettings the client sent (where the link continues, which app opens it).
+    var settings: ActionCodeSettingsFields
     var tenantID: String?
     var languageCode: String?
 }
@@ -36,14 +38,8 @@ extension ActionLinkSource {
 }
 
 extension ActionLinkRequest {
-    /// The admin `accounts:sendOobCode` body.
-    var adminBody: [String: JSONValue] {
-        var body = settings
-        body["requestType"] = .string(requestType.rawValue)
-        body["email"] = .string(email)
-        if let newEmail { body["newEmail"] = .string(newEmail) }
-        if let tenantID { body["tenantId"] = .string(tenantID) }
-        body["returnOobLink"] = .boolean(true)
-        return body
+    /// The admin `accounts:sendOobCode` call: the link returned, no mail sent by the backend.
+    var adminRequest: SendOobCodeRequest {
+        SendOobCodeRequest(requestType: requestType, email: email, newEmail: newEmail, returnOobLink: true, settings: settings, tenantID: tenantID)
     }
 }

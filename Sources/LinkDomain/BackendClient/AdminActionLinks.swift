@@ -1,4 +1,6 @@
 import AsyncHTTPClient
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// ``ActionLinkSource`` over a remote backend's admin API: Google Identity Toolkit (authenticated
@@ -38,7 +40,7 @@ struct AdminActionLinks: ActionLinkSource {
         let tenantPath = request.tenantID.map { "/tenants/\(ActionLinkEncoder.percentEncode($0))" } ?? ""
         let answer: LinkAnswer
         do {
-            answer = try await post("projects/\(projectID)\(tenantPath)/accounts:sendOobCode", request.adminBody)
+            answer = try await post("projects/\(projectID)\(tenantPath)/accounts:sendOobCode", request.adminRequest)
         } catch {
             if case .rejected(let refusal) = error, refusal.code == .emailNotFound || refusal.code == .userNotFound { return nil }
             throw error
@@ -53,7 +55,7 @@ struct AdminActionLinks: ActionLinkSource {
         // account still exists and the token was not revoked.
         var body: [String: JSONValue] = ["idToken": .string(idToken)]
         if let tenantID { body["tenantId"] = .string(tenantID) }
-        let answer: LookupAnswer = try await post("accounts:lookup?key=\(ActionLinkEncoder.percentEncode(apiKey))", body, asAdmin: false)
+        let answer: LookupAnswer = try await post("accounts:lookup?key=\(ActionLinkEncoder.percentEncode(apiKey))", JSONValue.object(body), asAdmin: false)
         guard let user = answer.users?.first else { throw .rejected(BackendRefusal(.invalidIDToken)) }
         return VerifiedAccount(localID: user.localId, email: user.email)
     }
@@ -63,7 +65,7 @@ struct AdminActionLinks: ActionLinkSource {
         if case .google(let tokens) = credentials { _ = try await tokens.token() }
     }
 
-    private func post<Answer: Decodable>(_ path: String, _ body: [String: JSONValue], asAdmin: Bool = true) async throws(BackendError) -> Answer {
+    private func post<Answer: Decodable>(_ path: String, _ body: some Encodable, asAdmin: Bool = true) async throws(BackendError) -> Answer {
         var authorization: String?
         if asAdmin {
             switch credentials {

@@ -1,3 +1,7 @@
+import Foundation
+import LinkDomainCore
+import LinkDomainStorage
+
 /// Where the link domain verifies and spends action codes: the embedded backend, a Firebase Auth
 /// emulator, or Google Identity Toolkit. Pages talk only to this protocol.
 public protocol AuthBackend: Sendable {

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 
@@ -12,33 +14,42 @@ struct OpenedBackend: Sendable {
     /// without a service account).
     let actionLinks: (any ActionLinkSource)?
 
-    static func open(_ configuration: LinkDomainConfiguration, store: any AuthStore, clock: any WallClock, outbox: MailOutbox?,
-                     pendingWork: PendingWork, logger: Logger) -> OpenedBackend {
+    static func open(
+        _ configuration: LinkDomainConfiguration, store: any AuthStore, clock: any WallClock, outbox: MailOutbox?,
+        pendingWork: PendingWork, logger: Logger
+    ) -> OpenedBackend {
         let backend = configuration.backend
         let timeout = TimeAmount.seconds(Int64(backend.timeoutSeconds))
         let client = IdentityToolkitClient.sharedClient
         switch backend.kind {
         case .embedded:
-            let embedded = EmbeddedBackend(store: store, configuration: configuration, clock: clock, outbox: outbox, pendingWork: pendingWork,
-                                           logger: logger)
-            return OpenedBackend(authBackend: EmbeddedAuthBackend(service: embedded.service), embedded: embedded,
-                                 actionLinks: EmbeddedActionLinks(service: embedded.service))
+            let embedded = EmbeddedBackend(
+                store: store, configuration: configuration, clock: clock, outbox: outbox, pendingWork: pendingWork,
+                logger: logger)
+            return OpenedBackend(
+                authBackend: EmbeddedAuthBackend(service: embedded.service), embedded: embedded,
+                actionLinks: EmbeddedActionLinks(service: embedded.service))
         case .emulator(let base):
             let url = base + "/identitytoolkit.googleapis.com/v1"
-            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,
-                                 actionLinks: AdminActionLinks(baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
-                                                               credentials: .fixed("owner"), idTokenKeys: nil, client: client, timeout: timeout))
+            return OpenedBackend(
+                authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,
+                actionLinks: AdminActionLinks(
+                    baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
+                    credentials: .fixed("owner"), idTokenKeys: nil, client: client, timeout: timeout))
         case .identityToolkit(let base):
             let url = base + "/v1"
             let links = backend.serviceAccount.map { account in
-                AdminActionLinks(baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
-                                 credentials: .google(GoogleAccessTokens(account: account, client: client, clock: clock, timeout: timeout)),
-                                 idTokenKeys: IDTokenKeys(url: backend.idTokenKeysURL, projectID: backend.projectID, client: client, clock: clock,
-                                                          timeout: timeout),
-                                 client: client, timeout: timeout)
+                AdminActionLinks(
+                    baseURL: url, projectID: backend.projectID, apiKey: backend.apiKey,
+                    credentials: .google(GoogleAccessTokens(account: account, client: client, clock: clock, timeout: timeout)),
+                    idTokenKeys: IDTokenKeys(
+                        url: backend.idTokenKeysURL, projectID: backend.projectID, client: client, clock: clock,
+                        timeout: timeout),
+                    client: client, timeout: timeout)
             }
-            return OpenedBackend(authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,
-                                 actionLinks: links)
+            return OpenedBackend(
+                authBackend: IdentityToolkitClient(baseURL: url, defaultAPIKey: backend.apiKey, timeout: timeout), embedded: nil,
+                actionLinks: links)
         }
     }
 }

@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// ``ActionLinkSource`` served in-process by the embedded backend, as its admin API would.
 struct EmbeddedActionLinks: ActionLinkSource {
     let service: AccountService
@@ -5,7 +8,7 @@ struct EmbeddedActionLinks: ActionLinkSource {
     func actionLink(_ request: ActionLinkRequest) async throws(BackendError) -> String? {
         do {
             let context = CallContext(tenantID: request.tenantID ?? "", isAdmin: true, languageCode: request.languageCode)
-            return try await service.sendOobCode(RequestBody(request.adminBody), context).oobLink
+            return try await service.sendOobCode(request.adminRequest, context).oobLink
         } catch let error as IdentityToolkitError where error.code == .emailNotFound {
             return nil
         } catch {

@@ -1,7 +1,11 @@
 import AsyncHTTPClient
 import Foundation
 import JWTKit
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
 
 /// OAuth2 access tokens for Google's admin APIs, as a service account gets them: an RS256 JWT
 /// assertion signed with its key, exchanged at its `token_uri` (RFC 7523), kept until a minute
@@ -64,7 +68,8 @@ actor GoogleAccessTokens {
         var request = HTTPClientRequest(url: account.tokenURI)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: "grant_type=\(ActionLinkEncoder.percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"))
+        request.body = .bytes(
+            ByteBuffer(string: "grant_type=\(ActionLinkEncoder.percentEncode("urn:ietf:params:oauth:grant-type:jwt-bearer"))&assertion=\(assertion)"))
         let response: HTTPClientResponse
         let body: ByteBuffer
         do {
@@ -86,8 +91,9 @@ actor GoogleAccessTokens {
 
     private func signer() async throws -> JWTKeyCollection {
         if let keys { return keys }
-        let collection = await JWTKeyCollection().add(rsa: try Insecure.RSA.PrivateKey(pem: account.privateKeyPEM), digestAlgorithm: .sha256,
-                                                      kid: account.privateKeyID.isEmpty ? nil : JWKIdentifier(string: account.privateKeyID))
+        let collection = await JWTKeyCollection().add(
+            rsa: try Insecure.RSA.PrivateKey(pem: account.privateKeyPEM), digestAlgorithm: .sha256,
+            kid: account.privateKeyID.isEmpty ? nil : JWKIdentifier(string: account.privateKeyID))
         keys = collection
         return collection
     }

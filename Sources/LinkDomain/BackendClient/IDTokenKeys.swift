@@ -1,7 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import JWTKit
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
+import NIOHTTP1
 
 /// Verifies Firebase ID tokens as firebase-admin's `verifyIdToken` does, with the keys the backend
 /// publishes (Google's at `www.googleapis.com/service_accounts/v1/jwk/securetoken@...`): fetched

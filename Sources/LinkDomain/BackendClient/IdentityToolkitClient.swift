@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 import NIOHTTP1
 
@@ -17,8 +19,10 @@ public struct IdentityToolkitClient: AuthBackend {
     public let checkAttempts: Int
     private let client: HTTPClient
 
-    public init(baseURL: String, defaultAPIKey: String, timeout: TimeAmount = .seconds(10), checkAttempts: Int = 3,
-                client: HTTPClient = IdentityToolkitClient.sharedClient) {
+    public init(
+        baseURL: String, defaultAPIKey: String, timeout: TimeAmount = .seconds(10), checkAttempts: Int = 3,
+        client: HTTPClient = IdentityToolkitClient.sharedClient
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.defaultAPIKey = defaultAPIKey
         self.timeout = timeout
@@ -85,7 +89,7 @@ public struct IdentityToolkitClient: AuthBackend {
         var body = fields
         if let tenantID = context.tenantID { body["tenantId"] = .string(tenantID) }
         let key = ActionLinkEncoder.percentEncode(context.apiKey ?? defaultAPIKey)
-        return try await IdentityToolkitHTTP.post("\(baseURL)/\(operation)?key=\(key)", body, client: client, timeout: timeout)
+        return try await IdentityToolkitHTTP.post("\(baseURL)/\(operation)?key=\(key)", JSONValue.object(body), client: client, timeout: timeout)
     }
 
     /// What the pages read of `accounts:resetPassword` and `accounts:update` answers; every field is

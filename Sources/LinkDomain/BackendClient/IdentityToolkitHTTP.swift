@@ -1,18 +1,23 @@
 import AsyncHTTPClient
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 
 /// One JSON call to an Identity Toolkit endpoint over HTTP: the body out, the typed answer or
 /// Google's error (`{"error": {"message": "CODE : detail"}}`) back, failures in ``BackendError``'s terms.
 enum IdentityToolkitHTTP {
-    static func post<Answer: Decodable>(_ url: String, _ body: [String: JSONValue], authorization: String? = nil, client: HTTPClient,
-                                        timeout: TimeAmount) async throws(BackendError) -> Answer {
+    static func post<Answer: Decodable>(
+        _ url: String, _ body: some Encodable, authorization: String? = nil, client: HTTPClient,
+        timeout: TimeAmount
+    ) async throws(BackendError) -> Answer {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         if let authorization { request.headers.add(name: "Authorization", value: authorization) }
-        guard let encoded = try? JSONEncoder().encode(JSONValue.object(body)) else { throw .invalidResponse }
+        guard let encoded = try? JSONEncoder().encode(body) else { throw .invalidResponse }
         request.body = .bytes(ByteBuffer(data: encoded))
         let status: HTTPResponseStatus
         let buffer: ByteBuffer

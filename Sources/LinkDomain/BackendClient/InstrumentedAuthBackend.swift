@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// Wraps an ``AuthBackend`` to time each call and count how it ended, for `/metrics`.
 struct InstrumentedAuthBackend: AuthBackend {
     let backend: any AuthBackend
@@ -32,13 +35,14 @@ struct InstrumentedAuthBackend: AuthBackend {
             metrics.backendCall(operation, outcome: "ok", duration: start.duration(to: .now))
             return result
         } catch {
-            let outcome = switch error {
-            // Known codes only: a label whose values a backend chooses would grow without bound.
-            case .rejected(let refusal): refusal.code?.rawValue ?? "other_refusal"
-            case .unreachable: "unreachable"
-            case .timedOut: "timeout"
-            case .invalidResponse: "invalid_response"
-            }
+            let outcome =
+                switch error {
+                // Known codes only: a label whose values a backend chooses would grow without bound.
+                case .rejected(let refusal): refusal.code?.rawValue ?? "other_refusal"
+                case .unreachable: "unreachable"
+                case .timedOut: "timeout"
+                case .invalidResponse: "invalid_response"
+                }
             metrics.backendCall(operation, outcome: outcome, duration: start.duration(to: .now))
             throw error
         }

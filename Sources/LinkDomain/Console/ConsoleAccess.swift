@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Who may use the console (`docs/design/console.md`): everyone in development (loopback, like the
 /// Auth emulator's UI); in a deployment nobody unless `console.users` or `backend.adminKeys` are
@@ -35,8 +37,10 @@ struct ConsoleAccess: Sendable {
     /// Each actor's sign-outs, which every session is sealed over (nil: none kept, as in the open console).
     let signOuts: (any ConsoleSignOutStore)?
 
-    init(configuration: LinkDomainConfiguration, signer: FormToken, signOuts: (any ConsoleSignOutStore)?, budgets: (any BudgetStore)? = nil,
-         clock: any WallClock = SystemClock(), pool: PasswordHashingPool = .shared) {
+    init(
+        configuration: LinkDomainConfiguration, signer: FormToken, signOuts: (any ConsoleSignOutStore)?, budgets: (any BudgetStore)? = nil,
+        clock: any WallClock = SystemClock(), pool: PasswordHashingPool = .shared
+    ) {
         signIns = Budget(name: "console-sign-in", limit: 10, windowSeconds: 60, shared: budgets, clock: clock)
         users = Dictionary(configuration.console.users.map { ($0.name, $0.passwordHash) }, uniquingKeysWith: { first, _ in first })
         adminKeys = configuration.backend.adminKeys

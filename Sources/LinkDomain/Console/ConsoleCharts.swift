@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// Bar charts of events per day, drawn as SVG on the server: one bar a day, stacked by event,
 /// with the same numbers as a table beside it (which is what a screen reader reads; the drawing
 /// is hidden from it). Pure: counts in, a template's values out.
@@ -31,8 +34,10 @@ enum ConsoleCharts {
                 // At least a pixel: a day with a few clicks beside a busy one is still seen.
                 let barHeight = max(1, count.multipliedReportingOverflow(by: plot).partialValue / peak)
                 top -= barHeight
-                bars.append(["x": day * step + (step - barWidth) / 2, "y": top, "w": barWidth, "h": barHeight, "series": series,
-                             "label": "\(RFC3339.day(milliseconds: Int64(first + day) * 86_400_000)) \(event.rawValue): \(count)"])
+                bars.append([
+                    "x": day * step + (step - barWidth) / 2, "y": top, "w": barWidth, "h": barHeight, "series": series,
+                    "label": "\(RFC3339.day(milliseconds: Int64(first + day) * 86_400_000)) \(event.rawValue): \(count)",
+                ])
             }
         }
         let platformName = platform.map(name) ?? renderer[.allPlatforms]
@@ -42,8 +47,10 @@ enum ConsoleCharts {
             "dayLabel": renderer[.day], "width": width, "height": height, "baseline": height, "bars": bars,
             "legend": events.enumerated().map { ["series": $0.offset, "label": $0.element.rawValue] },
             "rows": (0..<days).reversed().filter { dayTotals[$0] > 0 }.map { day -> [String: Any] in
-                ["day": RFC3339.day(milliseconds: Int64(first + day) * 86_400_000),
-                 "counts": events.map { String(counts[$0]?[day] ?? 0) }]
+                [
+                    "day": RFC3339.day(milliseconds: Int64(first + day) * 86_400_000),
+                    "counts": events.map { String(counts[$0]?[day] ?? 0) },
+                ]
             },
         ]
     }

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The embedded backend's accounts in the console, like the Auth emulator's UI: find one by
 /// address, user ID or phone; see it; disable, enable, sign it out everywhere, mail it a
@@ -7,7 +9,7 @@ import Hummingbird
 extension ConsoleController {
     static var accountsPath: String { "\(base)/accounts" }
 
-    func addAccountRoutes(to routes: RouteCollection<Context>) {
+    func addAccountRoutes(to routes: RouterGroup<Context>) {
         routes.get(RouterPath(Self.accountsPath)) { request, context in
             try await page(request, context: context) { request, session in try await accountSearch(request, session: session) }
         }
@@ -18,8 +20,9 @@ extension ConsoleController {
         }
         routes.post(RouterPath("\(Self.accountsPath)/:id/:item")) { request, context in
             try await change(request, context: context) { session, form in
-                try await accountAction(Self.accountID(context), action: context.parameters.get("item") ?? "", form: form, session: session,
-                                        context: context)
+                try await accountAction(
+                    Self.accountID(context), action: context.parameters.get("item") ?? "", form: form, session: session,
+                    context: context)
             }
         }
     }
@@ -37,8 +40,10 @@ extension ConsoleController {
         let values: [String: Any] = [
             "query": query, "searched": !query.isEmpty, "hasAccounts": !found.isEmpty,
             "accounts": found.map { user -> [String: Any] in
-                ["id": user.localID, "path": ActionLinkEncoder.percentEncode(user.localID), "email": user.email ?? "", "phone": user.phoneNumber ?? "",
-                 "state": renderer[user.disabled ? .disabled : .enabled]]
+                [
+                    "id": user.localID, "path": ActionLinkEncoder.percentEncode(user.localID), "email": user.email ?? "", "phone": user.phoneNumber ?? "",
+                    "state": renderer[user.disabled ? .disabled : .enabled],
+                ]
             },
         ]
         let notice = request.uri.queryParameters["done"] == "deleted" ? renderer[.accountDeleted] : nil
@@ -75,22 +80,26 @@ extension ConsoleController {
         let values: [String: Any] = [
             "facts": facts.map { ["name": renderer[$0.0], "value": $0.1] },
             "actions": actions.map { action -> [String: Any] in
-                var form: [String: Any] = ["action": "\(path)/\(action.item)", "token": token(session, "\(path)/\(action.item)"),
-                                           "label": renderer[action.label], "style": action.style]
+                var form: [String: Any] = [
+                    "action": "\(path)/\(action.item)", "token": token(session, "\(path)/\(action.item)"),
+                    "label": renderer[action.label], "style": action.style,
+                ]
                 if let confirm = action.confirm { form["confirm"] = renderer[confirm] }
                 return form
             },
         ]
-        let notice: String? = switch request.uri.queryParameters["done"] {
-        case "disabled"?: renderer[.accountDisabled]
-        case "enabled"?: renderer[.accountEnabled]
-        case "revoked"?: renderer[.sessionsRevoked]
-        case "mailed"?: renderer[.mailSentToAccount]
-        case "no-relay"?: renderer[.noMailRelay]
-        default: nil
-        }
-        return renderer.page("console-account", title: renderer.format(.accountTitle, ["id": user.localID]), chrome: chrome(session, .accounts),
-                             values: values, notice: notice)
+        let notice: String? =
+            switch request.uri.queryParameters["done"] {
+            case "disabled"?: renderer[.accountDisabled]
+            case "enabled"?: renderer[.accountEnabled]
+            case "revoked"?: renderer[.sessionsRevoked]
+            case "mailed"?: renderer[.mailSentToAccount]
+            case "no-relay"?: renderer[.noMailRelay]
+            default: nil
+            }
+        return renderer.page(
+            "console-account", title: renderer.format(.accountTitle, ["id": user.localID]), chrome: chrome(session, .accounts),
+            values: values, notice: notice)
     }
 
     private func accountAction(_ id: String, action: String, form: [String: String], session: ConsoleSession, context: Context) async throws -> Response {
@@ -121,8 +130,9 @@ extension ConsoleController {
             AuditLog.record(actor: session.actor, action: "account.\(action)", object: id, logger: context.logger)
             return redirect(to: "\(path)?done=\(done)")
         } catch let refusal as IdentityToolkitError {
-            return message(renderer.format(.accountRefused, ["reason": refusal.code.rawValue]), in: .accounts, session: session, back: path,
-                           status: .badRequest)
+            return message(
+                renderer.format(.accountRefused, ["reason": refusal.code.rawValue]), in: .accounts, session: session, back: path,
+                status: .badRequest)
         }
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The association files in the console: exactly as served, what each claims for each app, and
 /// the checks the configuration passed.
 extension ConsoleController {
-    func addAssociationRoutes(to routes: RouteCollection<Context>) {
+    func addAssociationRoutes(to routes: RouterGroup<Context>) {
         routes.get(RouterPath("\(Self.base)/association")) { request, context in
             try await page(request, context: context) { request, session in association(request, session: session) }
         }
@@ -46,12 +48,14 @@ extension ConsoleController {
             "checks": [renderer[.checkOk]] + ConfigurationWarnings.of(configuration),
         ]
         values.merge(doctorValues()) { $1 }
-        let notice: String? = switch request.uri.queryParameters["done"] {
-        case "doctor"?: renderer[.doctorDone]
-        case "doctor-busy"?: renderer[.doctorBusy]
-        default: nil
-        }
-        return renderer.page("console-association", title: renderer[.association], chrome: chrome(session, .association), values: values,
-                             notice: notice)
+        let notice: String? =
+            switch request.uri.queryParameters["done"] {
+            case "doctor"?: renderer[.doctorDone]
+            case "doctor-busy"?: renderer[.doctorBusy]
+            default: nil
+            }
+        return renderer.page(
+            "console-association", title: renderer[.association], chrome: chrome(session, .association), values: values,
+            notice: notice)
     }
 }

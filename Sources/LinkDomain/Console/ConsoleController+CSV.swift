@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Short links as CSV in the console: every link out, in the columns `linkdomain import` reads,
 /// and a pasted export in, by the same importer and rules.
@@ -12,18 +14,25 @@ extension ConsoleController {
     func importLinks(_ text: String, session: ConsoleSession, request: Request, context: Context) async throws -> Response {
         let report: ShortLinkImporter.Report
         do {
-            report = try await ShortLinkImporter(store: links.store, publicBaseURL: configuration.publicBaseURL,
-                                               policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains)).importCSV(text)
+            report = try await ShortLinkImporter(
+                store: links.store, publicBaseURL: configuration.publicBaseURL,
+                policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains)
+            ).importCSV(text)
         } catch {
             return try await linkList(request, session: session, context: context, problem: renderer[.importUnreadable], status: .badRequest)
         }
         // One line per link, as every other change: the audit says which links an import made.
         for suffix in report.importedSuffixes { AuditLog.record(actor: session.actor, action: "shortLink.import", object: suffix, logger: context.logger) }
         let refused = report.invalid.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
-        let summary = renderer.format(.importReport, ["imported": String(report.imported), "skipped": String(report.skipped),
-                                                      "invalid": String(report.invalid.count)])
-        return try await linkList(request, session: session, context: context, problem: refused.isEmpty ? nil : refused,
-                                  notice: summary, status: report.invalid.isEmpty ? .ok : .badRequest)
+        let summary = renderer.format(
+            .importReport,
+            [
+                "imported": String(report.imported), "skipped": String(report.skipped),
+                "invalid": String(report.invalid.count),
+            ])
+        return try await linkList(
+            request, session: session, context: context, problem: refused.isEmpty ? nil : refused,
+            notice: summary, status: report.invalid.isEmpty ? .ok : .badRequest)
     }
 
     /// Every link as CSV, in the columns `linkdomain import` reads (`shortLink,longLink,createdAt`), with its state and clicks.
@@ -33,16 +42,22 @@ extension ConsoleController {
         while true {
             let page = try await links.list(query, logger: context.logger)
             for listing in page {
-                let fields = ["\(configuration.publicBaseURL)/\(listing.record.suffix)", "\(configuration.publicBaseURL)/?\(listing.record.longLinkQuery)",
-                              RFC3339.string(milliseconds: listing.record.createdAt), listing.disabled ? "true" : "false", String(listing.clicks)]
+                let fields = [
+                    "\(configuration.publicBaseURL)/\(listing.record.suffix)", "\(configuration.publicBaseURL)/?\(listing.record.longLinkQuery)",
+                    RFC3339.string(milliseconds: listing.record.createdAt), listing.disabled ? "true" : "false", String(listing.clicks),
+                ]
                 lines.append(fields.map(Self.csvField).joined(separator: ","))
             }
             guard page.count == query.limit, let last = page.last else { break }
             query.after = last.cursor(for: .created)
         }
-        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
-                                               .contentDisposition: "attachment; filename=\"short-links.csv\""],
-                        body: .init(byteBuffer: ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n")))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"short-links.csv\"",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: lines.joined(separator: "\r\n") + "\r\n")))
     }
 
     /// A CSV field, quoted when it must be; a leading `=`, `+`, `-` or `@` is prefixed with `'` so a spreadsheet does not run it.

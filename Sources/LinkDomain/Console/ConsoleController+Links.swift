@@ -1,24 +1,30 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Short links in the console: the list (search, sort, pages), creating one, a link's page (its
 /// parameters, where each device goes, its QR code and clicks), disabling and deleting, CSV out.
 extension ConsoleController {
     static var linksPath: String { "\(base)/links" }
 
-    func addLinkRoutes(to routes: RouteCollection<Context>) {
-        routes.get(RouterPath(Self.linksPath)) { request, context in try await page(request, context: context) { try await linkList($0, session: $1, context: context) } }
+    func addLinkRoutes(to routes: RouterGroup<Context>) {
+        routes.get(RouterPath(Self.linksPath)) { request, context in
+            try await page(request, context: context) { try await linkList($0, session: $1, context: context) }
+        }
         routes.post(RouterPath(Self.linksPath)) { request, context in
             try await change(request, context: context) { session, form in try await createLink(form, session: session, request: request, context: context) }
         }
         routes.post(RouterPath("\(Self.linksPath)/import")) { request, context in
-            try await change(request, context: context, maximumBytes: Self.importBytes) { session, form in
+            try await change(request, context: context) { session, form in
                 try await importLinks(form["csv"] ?? "", session: session, request: request, context: context)
             }
         }
         routes.get(RouterPath("\(Self.linksPath).csv")) { request, context in try await page(request, context: context) { _, _ in try await csv(context) } }
         routes.get(RouterPath("\(Self.linksPath)/:suffix")) { request, context in
-            try await page(request, context: context) { request, session in try await linkPage(suffix(context), request: request, session: session, context: context) }
+            try await page(request, context: context) { request, session in
+                try await linkPage(suffix(context), request: request, session: session, context: context)
+            }
         }
         routes.get(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
             try await page(request, context: context) { _, _ in try qrCode(suffix(context), file: context.parameters.get("item") ?? "") }
@@ -39,9 +45,10 @@ extension ConsoleController {
         try await linkList(request, session: session, context: context, problem: nil, status: .ok)
     }
 
-    func linkList(_ request: Request, session: ConsoleSession, context: Context, problem: String?, notice: String? = nil,
-                          status: HTTPResponse.Status) async throws -> Response
-    {
+    func linkList(
+        _ request: Request, session: ConsoleSession, context: Context, problem: String?, notice: String? = nil,
+        status: HTTPResponse.Status
+    ) async throws -> Response {
         let chrome = chrome(session, .links)
         let parameters = request.uri.queryParameters
         var query = ShortLinkQuery(text: String((parameters["q"] ?? "").prefix(200)), limit: 50)
@@ -60,41 +67,53 @@ extension ConsoleController {
                 ["value": order.rawValue, "label": renderer[order == .created ? .sortCreated : .sortClicks], "selected": order == query.order]
             },
             "links": page.map { listing -> [String: Any] in
-                ["suffix": listing.record.suffix, "target": LinkParser.parseDynamicLink(query: Substring(listing.record.longLinkQuery))?.deepLink ?? listing.record.longLinkQuery,
-                 "created": RFC3339.day(milliseconds: listing.record.createdAt), "clicks": String(listing.clicks),
-                 "state": renderer[listing.disabled ? .disabled : .enabled]]
+                [
+                    "suffix": listing.record.suffix,
+                    "target": LinkParser.parseDynamicLink(query: Substring(listing.record.longLinkQuery))?.deepLink ?? listing.record.longLinkQuery,
+                    "created": RFC3339.day(milliseconds: listing.record.createdAt), "clicks": String(listing.clicks),
+                    "state": renderer[listing.disabled ? .disabled : .enabled],
+                ]
             },
             "apps": configuration.apple.apps.map { ["field": "ibi", "value": $0.bundleID, "label": "iOS: \($0.bundleID)"] }
                 + configuration.android.apps.map { ["field": "apn", "value": $0.packageName, "label": "Android: \($0.packageName)"] },
         ]
         if page.count == query.limit, let last = page.last {
-            values["next"] = "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(query.text))&order=\(query.order.rawValue)&after=\(last.cursor(for: query.order).pageToken)"
+            values["next"] =
+                "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(query.text))&order=\(query.order.rawValue)&after=\(last.cursor(for: query.order).pageToken)"
         }
         // Only a suffix's shape: the query cannot put words of its own on the page.
-        let notice = notice ?? parameters["done"].flatMap { done -> String? in
-            guard done.hasPrefix("deleted-"), SuffixGenerator.isPlausible(done.dropFirst(8)) else { return nil }
-            return renderer.format(.linkDeleted, ["suffix": String(done.dropFirst(8))])
-        }
-        return renderer.page("console-links", title: renderer[.shortLinks], chrome: chrome, values: values, notice: notice, problem: problem,
-                             status: status)
+        let notice =
+            notice
+            ?? parameters["done"].flatMap { done -> String? in
+                guard done.hasPrefix("deleted-"), SuffixGenerator.isPlausible(done.dropFirst(8)) else { return nil }
+                return renderer.format(.linkDeleted, ["suffix": String(done.dropFirst(8))])
+            }
+        return renderer.page(
+            "console-links", title: renderer[.shortLinks], chrome: chrome, values: values, notice: notice, problem: problem,
+            status: status)
     }
 
     private func createLink(_ form: [String: String], session: ConsoleSession, request: Request, context: Context) async throws -> Response {
         var info: [String: JSONValue] = ["domainUriPrefix": .string(configuration.publicBaseURL), "link": .string(form["link"] ?? "")]
         if let bundle = form["ibi"] { info["iosInfo"] = .object(["iosBundleId": .string(bundle)]) }
         if let package = form["apn"] { info["androidInfo"] = .object(["androidPackageName": .string(package)]) }
-        let body: [String: JSONValue] = ["dynamicLinkInfo": .object(info), "suffix": .object(["option": .string(form["option"] == "UNGUESSABLE" ? "UNGUESSABLE" : "SHORT")])]
+        let body: [String: JSONValue] = [
+            "dynamicLinkInfo": .object(info), "suffix": .object(["option": .string(form["option"] == "UNGUESSABLE" ? "UNGUESSABLE" : "SHORT")]),
+        ]
         do {
-            let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
-                                              androidApps: configuration.android.apps)
+            let parsed = try ShortLinkRequest(
+                body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
+                androidApps: configuration.android.apps)
             let suffix = try await links.create(parsed, actor: session.actor, logger: context.logger)
             return redirect(to: "\(Self.linksPath)/\(suffix)?done=created")
         } catch {
-            let message = switch error {
-            case .invalidArgument(let message), .notFound(let message), .permissionDenied(let message): message
-            case .unavailable: renderer[.unavailable]
-            }
-            return try await linkList(request, session: session, context: context, problem: message, status: error == .unavailable ? .serviceUnavailable : .badRequest)
+            let message =
+                switch error {
+                case .invalidArgument(let message), .notFound(let message), .permissionDenied(let message): message
+                case .unavailable: renderer[.unavailable]
+                }
+            return try await linkList(
+                request, session: session, context: context, problem: message, status: error == .unavailable ? .serviceUnavailable : .badRequest)
         }
     }
 
@@ -120,20 +139,25 @@ extension ConsoleController {
             "deleteToken": token(session, "\(Self.linksPath)/\(suffix)/delete"),
         ]
         if let chart = ConsoleCharts.clicks(counts, platform: nil, today: today, renderer: renderer) { values["chart"] = chart }
-        let notice: String? = switch request.uri.queryParameters["done"] {
-        case "created"?: renderer.format(.createdLink, ["link": shortLink])
-        case "disabled"?: renderer[.linkDisabled]
-        case "enabled"?: renderer[.linkEnabled]
-        default: nil
-        }
-        return renderer.page("console-link", title: renderer.format(.linkTitle, ["suffix": suffix]), chrome: chrome(session, .links), values: values,
-                             notice: notice)
+        let notice: String? =
+            switch request.uri.queryParameters["done"] {
+            case "created"?: renderer.format(.createdLink, ["link": shortLink])
+            case "disabled"?: renderer[.linkDisabled]
+            case "enabled"?: renderer[.linkEnabled]
+            default: nil
+            }
+        return renderer.page(
+            "console-link", title: renderer.format(.linkTitle, ["suffix": suffix]), chrome: chrome(session, .links), values: values,
+            notice: notice)
     }
 
     /// Where a phone, a computer and a previewer go: the router's own decision for each.
     private func destinations(_ record: ShortLinkRecord, shortLink: String) -> [[String: String]] {
         let visitors: [(ConsoleText, String)] = [
-            (.deviceIphone, "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1"),
+            (
+                .deviceIphone,
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1"
+            ),
             (.deviceAndroid, "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Mobile Safari/537.36"),
             (.deviceDesktop, "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"),
             (.deviceCrawler, "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"),
@@ -141,11 +165,12 @@ extension ConsoleController {
         let link = LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: Substring("/" + record.suffix), requestQuery: nil)
         return visitors.map { device, agent in
             let answer = router.answer(link, visitor: PlatformClassifier.classify(userAgent: agent), method: .get, isShortLink: true, acceptLanguage: "en")
-            let goesTo = switch answer.reply {
-            case .redirect(_, let location): renderer.format(.goesRedirect, ["link": location])
-            case .page(let page): renderer[Self.pageText(page)]
-            case .actionPage: renderer[.goesActionPage]
-            }
+            let goesTo =
+                switch answer.reply {
+                case .redirect(_, let location): renderer.format(.goesRedirect, ["link": location])
+                case .page(let page): renderer[Self.pageText(page)]
+                case .actionPage: renderer[.goesActionPage]
+                }
             return ["device": renderer[device], "goesTo": goesTo]
         }
     }
@@ -155,11 +180,13 @@ extension ConsoleController {
         guard let code = QRCode(Array(link.utf8)) else { throw HTTPError(.notFound) }
         switch file {
         case "qr.svg":
-            return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: code.svgDocument(label: link))))
+            return Response(
+                status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: code.svgDocument(label: link))))
         case "qr.png":
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store", .contentDisposition: "attachment; filename=\"\(suffix).png\""],
-                            body: .init(byteBuffer: ByteBuffer(bytes: code.png())))
+            return Response(
+                status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store", .contentDisposition: "attachment; filename=\"\(suffix).png\""],
+                body: .init(byteBuffer: ByteBuffer(bytes: code.png())))
         default:
             throw HTTPError(.notFound)
         }

@@ -1,12 +1,14 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The mail queue in the console: waiting, sent and failed mails with the relay's last answer,
 /// addresses masked unless asked for; "Retry now" and "Discard". Never a message, link or code.
 extension ConsoleController {
     static var mailPath: String { "\(base)/mail" }
 
-    func addMailRoutes(to routes: RouteCollection<Context>) {
+    func addMailRoutes(to routes: RouterGroup<Context>) {
         routes.get(RouterPath(Self.mailPath)) { request, context in
             try await page(request, context: context) { request, session in try await mailList(request, session: session, context: context) }
         }
@@ -39,10 +41,12 @@ extension ConsoleController {
             "stateLabel": renderer[Self.label(state)], "showAddresses": show, "showHref": href(state, true), "hideHref": href(state, false),
             "actionable": actionable, "hasMails": !mails.isEmpty,
             "mails": mails.map { mail -> [String: Any] in
-                var row: [String: Any] = ["id": mail.id, "recipient": show ? mail.recipient : MailQueueOperations.masked(mail.recipient), "kind": mail.kind,
-                                          "language": mail.language,
-                                          "queued": RFC3339.readable(milliseconds: mail.queuedAt),
-                                          "attempts": String(mail.attempts), "lastError": mail.lastError ?? ""]
+                var row: [String: Any] = [
+                    "id": mail.id, "recipient": show ? mail.recipient : MailQueueOperations.masked(mail.recipient), "kind": mail.kind,
+                    "language": mail.language,
+                    "queued": RFC3339.readable(milliseconds: mail.queuedAt),
+                    "attempts": String(mail.attempts), "lastError": mail.lastError ?? "",
+                ]
                 if actionable {
                     row["retryToken"] = token(session, "\(Self.mailPath)/\(mail.id)/retry")
                     row["discardToken"] = token(session, "\(Self.mailPath)/\(mail.id)/discard")
@@ -53,12 +57,13 @@ extension ConsoleController {
         if mails.count == limit, let last = mails.last {
             values["next"] = href(state, show) + "&after=" + MailCursor(queuedAt: last.queuedAt, id: last.id).pageToken
         }
-        let notice: String? = switch parameters["done"] {
-        case "retried"?: renderer[.mailRetried]
-        case "discarded"?: renderer[.mailDiscarded]
-        case "unchanged"?: renderer[.mailNotChanged]
-        default: nil
-        }
+        let notice: String? =
+            switch parameters["done"] {
+            case "retried"?: renderer[.mailRetried]
+            case "discarded"?: renderer[.mailDiscarded]
+            case "unchanged"?: renderer[.mailNotChanged]
+            default: nil
+            }
         return renderer.page("console-mail", title: renderer[.mail], chrome: chrome(session, .mail), values: values, notice: notice)
     }
 

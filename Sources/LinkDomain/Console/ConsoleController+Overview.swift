@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The console's first page: how the link domain is set up and what it has done.
 extension ConsoleController {

@@ -1,12 +1,15 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
-/// `/__/console`: server-rendered pages for operators (`docs/design/console.md`). Every page asks
+/// `/__/console`: server-rendered pages for operators (`docs/design/console.md`). Every route but
+/// the sign-in page and the stylesheet sits behind ``ConsoleAccessMiddleware``, which asks
 /// ``ConsoleAccess`` who is there; every change is a form POST (Post/Redirect/Get) that must come
 /// from this site with a token bound to the session and to what it does, and writes an audit line.
-struct ConsoleController<Context: RequestContext>: Sendable {
+struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
     let configuration: LinkDomainConfiguration
     let access: ConsoleAccess
     let renderer: ConsoleRenderer
@@ -22,20 +25,22 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     let router: LinkRouter
     let clock: any WallClock
     let startedAt: Int64
-    /// The caller's address as the abuse limits see it.
-    var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
 
     static var base: String { RoutePaths.console }
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.get(RouterPath("\(Self.base)/console.css")) { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                     body: .init(byteBuffer: ConsoleRenderer.stylesheet))
+            Response(
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ConsoleRenderer.stylesheet))
         }
         routes.get(RouterPath("\(Self.base)/sign-in")) { request, _ in try await signInPage(request) }
         routes.post(RouterPath("\(Self.base)/sign-in")) { request, context in try await signIn(request, context: context) }
-        routes.post(RouterPath("\(Self.base)/sign-out")) { request, context in
+        // Everything else needs a session, and a change its form's token: the group's middleware
+        // holds both, so a route added here later cannot forget them.
+        let guarded = routes.group().add(middleware: ConsoleAccessMiddleware(console: self))
+        guarded.post(RouterPath("\(Self.base)/sign-out")) { request, context in
             try await change(request, context: context) { session, _ in
                 // Recorded in the database: a copy of the cookie taken before is refused too, on every replica.
                 do {
@@ -49,71 +54,60 @@ struct ConsoleController<Context: RequestContext>: Sendable {
                 return response
             }
         }
-        routes.get(RouterPath(Self.base)) { request, context in try await page(request, context: context) { try await overview($0, session: $1) } }
-        addLinkRoutes(to: routes)
-        addMailRoutes(to: routes)
-        addAccountRoutes(to: routes)
-        addAssociationRoutes(to: routes)
+        guarded.get(RouterPath(Self.base)) { request, context in try await page(request, context: context) { try await overview($0, session: $1) } }
+        addLinkRoutes(to: guarded)
+        addMailRoutes(to: guarded)
+        addAccountRoutes(to: guarded)
+        addAssociationRoutes(to: guarded)
         return routes
     }
 
     // MARK: Access
 
-    /// A page for whoever may see it: the sign-in page's redirect otherwise (404 when the console is off).
+    /// A page, for whoever ``ConsoleAccessMiddleware`` found there. A route outside its group has
+    /// no visit, and is absent.
     func page(_ request: Request, context: Context, _ body: (Request, ConsoleSession) async throws -> Response) async throws -> Response {
-        guard access.policy != .closed else { throw HTTPError(.notFound) }
-        return try await withSession(request, orElse: redirect(to: "\(Self.base)/sign-in")) { session in try await body(request, session) }
+        guard let visit = context.consoleVisit else { throw HTTPError(.notFound) }
+        return try await body(request, visit.session)
     }
 
-    /// A change: from this site only, with the token its form carried, by whoever may make it.
-    func change(_ request: Request, context: Context, maximumBytes: Int = 64 * 1024, _ body: (ConsoleSession, [String: String]) async throws -> Response)
-        async throws -> Response
-    {
-        guard access.policy != .closed else { throw HTTPError(.notFound) }
-        guard isSameOrigin(request) else { return refusedForm() }
-        return try await withSession(request, orElse: redirect(to: "\(Self.base)/sign-in?done=session-ended")) { session in
-            let form = try await formFields(request, maximumBytes: maximumBytes)
-            guard let token = form["csrf"], access.seal.isValidFormToken(token, session: session, action: request.uri.path, now: clock.nowSeconds) else {
-                return refusedForm()
-            }
-            return try await body(session, form)
-        }
+    /// A change, with its form: from this site, with the token its form carried, by whoever may
+    /// make it (all checked by ``ConsoleAccessMiddleware`` before this runs).
+    func change(_ request: Request, context: Context, _ body: (ConsoleSession, [String: String]) async throws -> Response) async throws -> Response {
+        guard let visit = context.consoleVisit, let form = visit.form else { throw HTTPError(.notFound) }
+        return try await body(visit.session, form)
     }
 
-    /// `body` for the request's session, its answer renewing the cookie; `orElse` without one. A
-    /// database that cannot say (whether the session has ended, or what a page shows: the accounts
-    /// section included) is 503 to try again, never a 500.
-    private func withSession(_ request: Request, orElse signedOut: @autoclosure () -> Response,
-                             _ body: (ConsoleSession) async throws -> Response) async throws -> Response {
-        let found: (session: ConsoleSession, digest: String)?
-        do {
-            found = try await access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)
-        } catch {
-            return unavailable(nil)
-        }
-        guard let (session, digest) = found else { return signedOut() }
-        do {
-            return renew(try await body(session), session: session, digest: digest)
-        } catch is StoreError {
-            return unavailable(session)
-        }
+    /// The most a form may hold, but a pasted CSV import (``formLimit(path:)``).
+    static var formBytes: Int { 64 * 1024 }
+
+    /// The most a change's form may hold: a pasted CSV import, or ``formBytes``.
+    static func formLimit(path: String) -> Int {
+        path == "\(linksPath)/import" ? importBytes : formBytes
+    }
+
+    /// The session the request's cookie holds, with the digest its seal was verified against.
+    func signedIn(_ request: Request) async throws(StoreError) -> (session: ConsoleSession, digest: String)? {
+        try await access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)
     }
 
     func session(_ request: Request) async throws(StoreError) -> ConsoleSession? {
-        try await access.session(cookie: request.cookies[ConsoleSessionSeal.cookieName]?.value, now: clock.nowSeconds)?.session
+        try await signedIn(request)?.session
     }
 
     /// 503: the database that says whether a session has ended (or what a page shows) is away.
     func unavailable(_ session: ConsoleSession?) -> Response {
-        var response = renderer.page("console-message", title: renderer[.console], chrome: session.map { chrome($0) } ?? ConsoleChrome(),
-                                     values: ["body": renderer[.unavailable]], status: .serviceUnavailable)
+        var response = renderer.page(
+            "console-message", title: renderer[.console], chrome: session.map { chrome($0) } ?? ConsoleChrome(),
+            values: ["body": renderer[.unavailable]], status: .serviceUnavailable)
         response.headers[.retryAfter] = "5"
         return response
     }
 
     func chrome(_ session: ConsoleSession, _ section: ConsoleChrome.Section? = nil) -> ConsoleChrome {
-        ConsoleChrome(current: section, sections: ConsoleChrome.Section.allCases.filter { $0 != .accounts || embedded != nil }, actor: session.actor,
-                      signOutToken: access.policy == .signIn ? token(session, "\(Self.base)/sign-out") : nil)
+        ConsoleChrome(
+            current: section, sections: ConsoleChrome.Section.allCases.filter { $0 != .accounts || embedded != nil }, actor: session.actor,
+            signOutToken: access.policy == .signIn ? token(session, "\(Self.base)/sign-out") : nil)
     }
 
     /// A form's CSRF token for the POST to `action`.
@@ -122,7 +116,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     }
 
     /// Each answer to a signed-in request renews the cookie's last use: the idle time counts from now.
-    private func renew(_ response: Response, session: ConsoleSession, digest: String) -> Response {
+    func renew(_ response: Response, session: ConsoleSession, digest: String) -> Response {
         guard access.policy == .signIn, response.headers[.setCookie] == nil else { return response }
         var response = response
         response.headers[.setCookie] = access.cookie(session, credentialDigest: digest, now: clock.nowSeconds)
@@ -132,7 +126,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
     /// Browsers say where a request comes from; a form posted from another site is refused before
     /// anything else. The origin may be the public host (behind a proxy that rewrites `Host`) or
     /// the host the request names.
-    private func isSameOrigin(_ request: Request) -> Bool {
+    func isSameOrigin(_ request: Request) -> Bool {
         if let site = request.headers[.secFetchSite], site != "same-origin" { return false }
         guard let origin = request.headers[.origin], origin != "null" else { return true }
         guard let host = WebAddress(origin)?.host else { return false }
@@ -140,9 +134,10 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         return host == configuration.publicHost.lowercased() || host == own
     }
 
-    private func refusedForm() -> Response {
-        renderer.page("console-message", title: renderer[.console], chrome: ConsoleChrome(), values: ["body": renderer[.formExpired]],
-                      status: .forbidden)
+    func refusedForm() -> Response {
+        renderer.page(
+            "console-message", title: renderer[.console], chrome: ConsoleChrome(), values: ["body": renderer[.formExpired]],
+            status: .forbidden)
     }
 
     /// A page of `section` that only says `body`: that nothing was found, that the store is
@@ -155,7 +150,7 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         return renderer.page("console-message", title: renderer[section.title], chrome: chrome(session, section), values: values, status: status)
     }
 
-    func formFields(_ request: Request, maximumBytes: Int = 64 * 1024) async throws -> [String: String] {
+    func formFields(_ request: Request, maximumBytes: Int = formBytes) async throws -> [String: String] {
         let body = try await request.body.collect(upTo: maximumBytes)
         return QueryString.formFields(body.readableBytesView)
     }
@@ -170,13 +165,15 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         guard access.policy != .closed else { throw HTTPError(.notFound) }
         if access.policy == .open { return redirect(to: Self.base) }
         if (try? await session(request)) != nil { return redirect(to: Self.base) }
-        let notice: String? = switch request.uri.queryParameters["done"] {
-        case "signed-out"?: renderer[.signedOut]
-        case "session-ended"?: renderer[.sessionEnded]
-        default: nil
-        }
-        return renderer.page("console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
-                             values: ["csrf": signInToken], notice: notice)
+        let notice: String? =
+            switch request.uri.queryParameters["done"] {
+            case "signed-out"?: renderer[.signedOut]
+            case "session-ended"?: renderer[.sessionEnded]
+            default: nil
+            }
+        return renderer.page(
+            "console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
+            values: ["csrf": signInToken], notice: notice)
     }
 
     /// The sign-in form has no session to bind to: its token only proves the form came from this site.
@@ -189,13 +186,13 @@ struct ConsoleController<Context: RequestContext>: Sendable {
         guard isSameOrigin(request) else { return refusedForm() }
         let form = try await formFields(request)
         guard let token = form["csrf"],
-              access.seal.isValidFormToken(token, session: ConsoleSession(actor: "", signedInAt: 0), action: "\(Self.base)/sign-in", now: clock.nowSeconds)
+            access.seal.isValidFormToken(token, session: ConsoleSession(actor: "", signedInAt: 0), action: "\(Self.base)/sign-in", now: clock.nowSeconds)
         else { return refusedForm() }
         let name = form["name"]?.trimmingCharacters(in: .whitespaces) ?? ""
         let now = clock.nowSeconds
         let outcome: ConsoleAccess.SignIn
         do {
-            outcome = try await access.signIn(name: name, password: form["password"] ?? "", client: clientAddress(request, context), now: now)
+            outcome = try await access.signIn(name: name, password: form["password"] ?? "", client: context.clientAddress, now: now)
         } catch {
             return unavailable(nil)
         }
@@ -207,11 +204,13 @@ struct ConsoleController<Context: RequestContext>: Sendable {
             return response
         case .refused:
             context.logger.notice("console sign-in refused")
-            return renderer.page("console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
-                                 values: ["csrf": signInToken, "name": name], problem: renderer[.signInRefused], status: .unauthorized)
+            return renderer.page(
+                "console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
+                values: ["csrf": signInToken, "name": name], problem: renderer[.signInRefused], status: .unauthorized)
         case .tooMany(let wait):
-            var response = renderer.page("console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
-                                         values: ["csrf": signInToken, "name": name], problem: renderer[.signInTooMany], status: .tooManyRequests)
+            var response = renderer.page(
+                "console-sign-in", title: renderer[.signInTitle], chrome: ConsoleChrome(),
+                values: ["csrf": signInToken, "name": name], problem: renderer[.signInTooMany], status: .tooManyRequests)
             response.headers[.retryAfter] = String(wait)
             return response
         }

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Synchronization
 
 /// `linkdomain doctor` run from the console against this link domain's own public address (never

@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Mustache
 
 /// What every console page shows around its content: the navigation and who is signed in.
@@ -60,8 +62,10 @@ struct ConsoleRenderer: Sendable {
     /// Console answers are never cached or indexed.
     static let headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .xRobotsTag: "noindex, nofollow"]
 
-    func page(_ template: String, title: String, chrome: ConsoleChrome, values: [String: Any] = [:], notice: String? = nil, problem: String? = nil,
-              status: HTTPResponse.Status = .ok) -> Response {
+    func page(
+        _ template: String, title: String, chrome: ConsoleChrome, values: [String: Any] = [:], notice: String? = nil, problem: String? = nil,
+        status: HTTPResponse.Status = .ok
+    ) -> Response {
         var object = values
         object["t"] = strings
         object["title"] = title
@@ -71,15 +75,18 @@ struct ConsoleRenderer: Sendable {
         if chrome.actor != nil {
             object["hasNav"] = true
             object["nav"] = chrome.sections.map { section -> [String: Any] in
-                let label: ConsoleText = switch section {
-                case .overview: .navOverview
-                case .links: .navLinks
-                case .mail: .navMail
-                case .accounts: .navAccounts
-                case .association: .navAssociation
-                }
-                return ["href": section == .overview ? RoutePaths.console : "\(RoutePaths.console)/\(section.rawValue)", "label": self[label],
-                        "current": section == chrome.current]
+                let label: ConsoleText =
+                    switch section {
+                    case .overview: .navOverview
+                    case .links: .navLinks
+                    case .mail: .navMail
+                    case .accounts: .navAccounts
+                    case .association: .navAssociation
+                    }
+                return [
+                    "href": section == .overview ? RoutePaths.console : "\(RoutePaths.console)/\(section.rawValue)", "label": self[label],
+                    "current": section == chrome.current,
+                ]
             }
             object["actor"] = chrome.actor
         }

@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Who is using the console, and since when.
 struct ConsoleSession: Sendable, Equatable {
@@ -37,9 +39,9 @@ struct ConsoleSessionSeal: Sendable {
     func session(cookie: String, now: Int64, credentialDigest: (String) async throws -> String?) async rethrows -> ConsoleSession? {
         let pieces = cookie.split(separator: ".", maxSplits: 2)
         guard pieces.count == 3, let actorBytes = Base64URL.decode(pieces[0]), let actor = String(data: actorBytes, encoding: .utf8),
-              let signedInAt = Int64(pieces[1]), (now - Self.absoluteSeconds)...(now + 60) ~= signedInAt,
-              let digest = try await credentialDigest(actor),
-              signer.verify(String(pieces[2]), ["console-session", actor, digest, String(signedInAt)], now: now, lifetime: idleSeconds)
+            let signedInAt = Int64(pieces[1]), (now - Self.absoluteSeconds)...(now + 60) ~= signedInAt,
+            let digest = try await credentialDigest(actor),
+            signer.verify(String(pieces[2]), ["console-session", actor, digest, String(signedInAt)], now: now, lifetime: idleSeconds)
         else { return nil }
         return ConsoleSession(actor: actor, signedInAt: signedInAt)
     }

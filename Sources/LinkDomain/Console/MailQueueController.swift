@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The mail queue for scripts, what the console's Mail page does: `GET /v1/mail` (by state, newest
 /// first, paged), `POST /v1/mail/{id}:retry`, `DELETE /v1/mail/{id}`. An admin's call:
@@ -75,9 +77,10 @@ struct MailQueueController<Context: RequestContext>: Sendable {
         if show, !mails.isEmpty { operations.addressesShown(state, actor: actor, logger: context.logger) }
         return MailList(
             mails: mails.map { mail in
-                MailList.Mail(id: mail.id, recipient: show ? mail.recipient : MailQueueOperations.masked(mail.recipient), kind: mail.kind,
-                              language: mail.language, state: mail.state.rawValue, queueTime: RFC3339.string(milliseconds: mail.queuedAt),
-                              attempts: mail.attempts, lastError: mail.lastError, finishTime: mail.finishedAt.map { RFC3339.string(milliseconds: $0) })
+                MailList.Mail(
+                    id: mail.id, recipient: show ? mail.recipient : MailQueueOperations.masked(mail.recipient), kind: mail.kind,
+                    language: mail.language, state: mail.state.rawValue, queueTime: RFC3339.string(milliseconds: mail.queuedAt),
+                    attempts: mail.attempts, lastError: mail.lastError, finishTime: mail.finishedAt.map { RFC3339.string(milliseconds: $0) })
             },
             nextPageToken: mails.count == limit ? mails.last.map { MailCursor(queuedAt: $0.queuedAt, id: $0.id).pageToken } : nil)
     }

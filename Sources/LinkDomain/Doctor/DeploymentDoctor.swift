@@ -1,5 +1,7 @@
 import AsyncHTTPClient
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 import NIOHTTP1
 import NIOSSL
@@ -69,8 +71,10 @@ public struct DeploymentDoctor: Sendable {
             return [DoctorFinding(.error, "site", "\(base) is not an http(s) URL", fix: "Give the link domain's origin, such as https://links.example.com.")]
         }
         if address.scheme != "https" {
-            findings.append(DoctorFinding(.error, "site", "\(base) is not HTTPS: iOS and Android fetch association files over HTTPS only",
-                                          fix: "Serve the link domain over HTTPS (server.tls in LinkDomain, or a TLS-terminating proxy)."))
+            findings.append(
+                DoctorFinding(
+                    .error, "site", "\(base) is not HTTPS: iOS and Android fetch association files over HTTPS only",
+                    fix: "Serve the link domain over HTTPS (server.tls in LinkDomain, or a TLS-terminating proxy)."))
         }
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile { tls.additionalTrustRoots = [.file(caFile)] }
@@ -135,14 +139,20 @@ public struct DeploymentDoctor: Sendable {
             }
             return .success(FetchedDocument(status: Int(response.status.code), headers: response.headers, body: body, truncated: truncated))
         } catch let error as NIOSSLError {
-            return .failure(FetchProblem(message: "\(url): the TLS handshake failed (\(error))",
-                                         fix: "Serve a certificate for this host that chains to a public root, with the intermediates."))
+            return .failure(
+                FetchProblem(
+                    message: "\(url): the TLS handshake failed (\(error))",
+                    fix: "Serve a certificate for this host that chains to a public root, with the intermediates."))
         } catch let error as BoringSSLError {
-            return .failure(FetchProblem(message: "\(url): the certificate is not trusted (\(error))",
-                                         fix: "Serve the full chain (certificate, then intermediates) from a public CA; Apple's CDN trusts no private CA."))
+            return .failure(
+                FetchProblem(
+                    message: "\(url): the certificate is not trusted (\(error))",
+                    fix: "Serve the full chain (certificate, then intermediates) from a public CA; Apple's CDN trusts no private CA."))
         } catch {
-            return .failure(FetchProblem(message: "\(url) could not be fetched (\(error))",
-                                         fix: "Make the host reachable on port 443 from the internet, not only from inside your network."))
+            return .failure(
+                FetchProblem(
+                    message: "\(url) could not be fetched (\(error))",
+                    fix: "Make the host reachable on port 443 from the internet, not only from inside your network."))
         }
     }
 }

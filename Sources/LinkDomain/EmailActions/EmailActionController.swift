@@ -1,4 +1,6 @@
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 
@@ -6,7 +8,7 @@ import NIOCore
 /// request shape. The backend makes the link (admin API, `returnOobLink`), LinkDomain puts it on
 /// its own host, writes the mail and queues it; the answer does not say whether the address has
 /// an account.
-struct EmailActionController<Context: RequestContext>: Sendable {
+struct EmailActionController<Context: ClientAddressRequestContext>: Sendable {
     /// Nil when mail is off (no relay in a deployment) or the backend cannot make links (Google
     /// without a service account); `unavailable` says which.
     let sender: EmailActionSender?
@@ -15,8 +17,6 @@ struct EmailActionController<Context: RequestContext>: Sendable {
     let pendingWork: PendingWork
     /// The API keys apps may call with (`backend.apiKey` and `backend.apiKeys`).
     let apiKeys: [String]
-    /// The caller's address as the abuse limits see it: the outbox's per-client budget counts by it.
-    let clientAddress: @Sendable (Request, Context) -> String
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -39,12 +39,13 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         guard apiKeys.contains(where: { ConstantTime.equal($0.utf8, key.utf8) }) else { throw IdentityToolkitError.invalidAPIKey }
         guard let sender else { throw IdentityToolkitError(.operationNotAllowed, detail: unavailable) }
         let buffer = try await RequestBodyDecoder.collect(request, upTo: RequestBodyDecoder.maximumBodyBytes)
-        let body = try RequestBodyDecoder.decode(buffer.readableBytesView, contentType: request.headers[.contentType],
-                                                 maximumBytes: RequestBodyDecoder.maximumBodyBytes)
+        let body = try RequestBodyDecoder.decode(
+            buffer.readableBytesView, contentType: request.headers[.contentType],
+            maximumBytes: RequestBodyDecoder.maximumBodyBytes)
         let language = request.headers[.firebaseLocale] ?? request.uri.queryParameters["lang"].map(String.init)
-        let action = try EmailActionRequest(body, locale: language)
+        let action = try EmailActionRequest(body.decode(), locale: language)
         // Before the backend is asked to vouch for an ID token: an over-budget client costs nothing more.
-        if await !sender.outbox.admit(client: clientAddress(request, context)) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
+        if await !sender.outbox.admit(client: context.clientAddress) { throw IdentityToolkitError(.tooManyAttemptsTryLater) }
 
         var email: String
         switch action.subject {
@@ -58,8 +59,9 @@ struct EmailActionController<Context: RequestContext>: Sendable {
         let recipientText = action.newEmail ?? email
         guard let recipient = MailAddress(recipientText) else { throw IdentityToolkitError(.invalidEmail) }
         if await !sender.outbox.admit(recipient.value, client: "") { throw IdentityToolkitError(.tooManyAttemptsTryLater) }  // client counted above
-        let linkRequest = ActionLinkRequest(requestType: action.requestType, email: email, newEmail: action.newEmail, settings: action.settings,
-                                            tenantID: action.tenantID, languageCode: action.languageCode)
+        let linkRequest = ActionLinkRequest(
+            requestType: action.requestType, email: email, newEmail: action.newEmail, settings: action.settings,
+            tenantID: action.tenantID, languageCode: action.languageCode)
         // No account (a reset for an unknown address): the same answer, and no mail. The backend
         // makes a reset's link only for an address with an account, and a mail takes time to write:
         // both happen after the answer, so that its timing says nothing about the address.
@@ -72,7 +74,9 @@ struct EmailActionController<Context: RequestContext>: Sendable {
                     _ = try await sender.send(linkRequest, to: recipient, apiKey: key, opensInApp: action.opensInApp)
                 } catch {
                     // The code only: a detail may quote the backend's answer, which can name the address.
-                    logger.error("password reset mail not sent", metadata: ["error": .string((error as? IdentityToolkitError)?.code.rawValue ?? String(describing: type(of: error)))])
+                    logger.error(
+                        "password reset mail not sent",
+                        metadata: ["error": .string((error as? IdentityToolkitError)?.code.rawValue ?? String(describing: type(of: error)))])
                 }
             }
             return Response.json(GetOobConfirmationCodeResponse(email: recipientText))

@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// A `POST /v1/accounts:sendOobCode` body, read and checked: what to send, to whom, with which
 /// ActionCodeSettings. Pure: no I/O, so every refusal is tested without a server.
 package struct EmailActionRequest: Sendable, Equatable {
@@ -11,42 +14,36 @@ package struct EmailActionRequest: Sendable, Equatable {
     var requestType: OobRequestType
     var subject: Subject
     var newEmail: String?
-    /// The ActionCodeSettings passed on to the backend.
-    var settings: [String: JSONValue]
+    /// The ActionCodeSettings passed on to the backend, without `linkDomain` and
+    /// `dynamicLinkDomain` (the link is put on this service's own host whatever they say) and
+    /// without `androidMinimumVersionCode`, which Google's API does not take.
+    var settings: ActionCodeSettingsFields
     var tenantID: String?
     var languageCode: String?
 
-    /// The ActionCodeSettings fields a client may send, passed on as they are. `linkDomain` and
-    /// `dynamicLinkDomain` are not: the link is put on this service's own host whatever they say.
-    static let settingFields = ["continueUrl", "canHandleCodeInApp", "iOSBundleId", "iOSAppStoreId", "androidPackageName",
-                                "androidInstallApp", "androidMinimumVersion"]
-
     /// Whether the mail's link is the app form (`/__/auth/links?link=`), as Firebase's mails are
     /// when the settings name an app or let one handle the code.
-    var opensInApp: Bool {
-        if case .boolean(true)? = settings["canHandleCodeInApp"] { return true }
-        return settings["iOSBundleId"] != nil || settings["androidPackageName"] != nil
-    }
+    var opensInApp: Bool { settings.opensInApp }
 
     /// Reads `body`; `locale` is `X-Firebase-Locale` (a body's or query's `lang` otherwise).
-    package init(_ body: RequestBody, locale: String?) throws(IdentityToolkitError) {
-        guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
+    package init(_ body: SendOobCodeRequest, locale: String?) throws(IdentityToolkitError) {
+        guard let typeName = body.requestType else { throw IdentityToolkitError.missingRequestType }
         guard let type = OobRequestType(rawValue: typeName) else { throw IdentityToolkitError(.invalidRequestType, detail: typeName) }
         requestType = type
         switch type {
         case .emailSignIn, .passwordReset:
-            guard let email = body.string("email") else { throw IdentityToolkitError.missingEmail }
+            guard let email = body.email else { throw IdentityToolkitError.missingEmail }
             // An account's address rules too: the address is written into the mail (no link-shaped or invisible text).
             guard let address = MailAddress(email.trimmingWhitespace), (try? AccountAttributes.email(address.value)) != nil else {
                 throw IdentityToolkitError(.invalidEmail)
             }
             subject = .email(address.value.lowercased())
-            if type == .emailSignIn, body.string("continueUrl") == nil { throw IdentityToolkitError.missingContinueURI }
+            if type == .emailSignIn, body.settings.continueURL == nil { throw IdentityToolkitError.missingContinueURI }
         case .verifyEmail, .verifyAndChangeEmail:
-            guard let token = body.string("idToken") else { throw IdentityToolkitError.missingIDToken }
+            guard let token = body.idToken else { throw IdentityToolkitError.missingIDToken }
             subject = .idToken(token)
             if type == .verifyAndChangeEmail {
-                guard let raw = body.string("newEmail") else { throw IdentityToolkitError(.missingNewEmail) }
+                guard let raw = body.newEmail else { throw IdentityToolkitError(.missingNewEmail) }
                 guard let address = MailAddress(raw.trimmingWhitespace), (try? AccountAttributes.email(address.value)) != nil else {
                     throw IdentityToolkitError(.invalidNewEmail)
                 }
@@ -56,11 +53,12 @@ package struct EmailActionRequest: Sendable, Equatable {
             // Codes a backend makes itself after a change, never on request.
             throw IdentityToolkitError(.invalidRequestType, detail: typeName)
         }
-        var settings: [String: JSONValue] = [:]
-        for field in Self.settingFields { if let value = body.fields[field] { settings[field] = value } }
-        self.settings = settings
-        tenantID = body.string("tenantId")
-        languageCode = locale ?? body.string("lang")
+        settings = body.settings
+        settings.linkDomain = nil
+        settings.dynamicLinkDomain = nil
+        settings.androidMinimumVersionCode = nil
+        tenantID = body.tenantID
+        languageCode = locale ?? body.languageCode
     }
 }
 

@@ -1,3 +1,7 @@
+import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
+
 /// Sends an email action's mail: the backend makes the link (admin API, `returnOobLink`), it is
 /// put on this service's host in the shape real mails have, and the mail is written and queued.
 /// The email action API and the pages' "send me a link" button share it.
@@ -24,9 +28,10 @@ struct EmailActionSender: Sendable {
             languageCode: parsed.languageCode ?? request.languageCode, tenantID: parsed.tenantID)
         let link = opensInApp ? encoder.appLink(parameters) : encoder.actionURL(parameters)
         do {
-            try await outbox.send(MailComposer.Content(
-                kind: MailKind(request.requestType), language: request.languageCode, recipient: recipient, email: recipient.value,
-                newEmail: request.requestType == .verifyAndChangeEmail ? request.email : nil, link: link))
+            try await outbox.send(
+                MailComposer.Content(
+                    kind: MailKind(request.requestType), language: request.languageCode, recipient: recipient, email: recipient.value,
+                    newEmail: request.requestType == .verifyAndChangeEmail ? request.email : nil, link: link))
         } catch {
             throw IdentityToolkitError(.internalError, detail: "the mail could not be stored", status: .serviceUnavailable)
         }

@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The account attributes an admin sets that Google checks before storing: phone numbers and
 /// custom claims.
@@ -45,7 +47,7 @@ enum AccountAttributes {
         guard !blanks.contains(scalar.value) else { return false }
         switch scalar.properties.generalCategory {
         case .lowercaseLetter, .uppercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark, .spacingMark,
-             .decimalNumber:
+            .decimalNumber:
             return true
         default:
             return false

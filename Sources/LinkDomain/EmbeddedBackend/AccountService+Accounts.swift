@@ -1,39 +1,42 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// Creating, changing and deleting accounts: `signUp` (and the admin create call, and an anonymous
 /// account's upgrade), `update` without a code, `delete`.
 extension AccountService {
-    package func signUp(_ body: RequestBody, _ context: CallContext) async throws -> SignUpResponse {
-        try refuseUnsupported(body)
-        if body.has("localId") && (!context.isAdmin || body.has("idToken")) {
+    package func signUp(_ request: SignUpRequest, _ context: CallContext) async throws -> SignUpResponse {
+        try refuse(request.unsupportedField)
+        if request.sendsLocalID && (!context.isAdmin || request.sendsIDToken) {
             throw IdentityToolkitError(.unexpectedParameter, detail: "User ID")
         }
         // An empty string is a value the client chose, not an absent field.
-        let rawEmail = body.rawString("email"), rawPassword = body.rawString("password")
-        if rawEmail == "" { throw IdentityToolkitError.invalidEmail }
-        let email = try rawEmail.map(normalizedEmail)
-        let password = rawPassword.flatMap { $0.isEmpty ? nil : $0 }
+        if request.email == "" { throw IdentityToolkitError.invalidEmail }
+        let email = try request.email.map(normalizedEmail)
+        let password = request.password.flatMap { $0.isEmpty ? nil : $0 }
         if !context.isAdmin {
-            if email == nil && (password != nil || body.has("idToken")) { throw IdentityToolkitError.missingEmail }
+            if email == nil && (password != nil || request.sendsIDToken) { throw IdentityToolkitError.missingEmail }
             if email != nil && password == nil { throw IdentityToolkitError.missingPassword }
         }
         if let password { try checkStrength(password) }
         let now = clock.nowMilliseconds()
-        if !context.isAdmin, let idToken = body.string("idToken"), let email, let password {
+        if !context.isAdmin, let idToken = request.idToken, let email, let password {
             return try await retryingLostRaces {
-                try await upgrade(try await authenticatedUser(idToken: idToken, context: context), email: email, password: password,
-                                  now: clock.nowMilliseconds())
+                try await upgrade(
+                    try await authenticatedUser(idToken: idToken, context: context), email: email, password: password,
+                    now: clock.nowMilliseconds())
             }
         }
-        let localID = context.isAdmin ? (body.string("localId") ?? RandomToken.localID()) : RandomToken.localID()
+        let localID = context.isAdmin ? (request.localID ?? RandomToken.localID()) : RandomToken.localID()
         var user = UserRecord(
             tenantID: context.tenantID, localID: localID, email: email,
-            emailVerified: context.isAdmin ? (body.bool("emailVerified") ?? false) : false,
+            emailVerified: context.isAdmin ? (request.emailVerified ?? false) : false,
             passwordHash: try await password.asyncMap(passwords.hash), passwordUpdatedAt: password == nil ? nil : now,
-            displayName: body.string("displayName"), photoURL: body.string("photoUrl"),
-            disabled: context.isAdmin ? (body.bool("disabled") ?? false) : false,
+            displayName: request.displayName, photoURL: request.photoURL,
+            disabled: context.isAdmin ? (request.disabled ?? false) : false,
             createdAt: now, lastLoginAt: context.isAdmin ? nil : now, validSince: now / 1000)
         if context.isAdmin {
-            user.phoneNumber = try body.string("phoneNumber").map(AccountAttributes.phoneNumber)
-            user.customAttributes = try body.jsonText("customAttributes").flatMap(AccountAttributes.customClaims)
+            user.phoneNumber = try request.phoneNumber.map(AccountAttributes.phoneNumber)
+            user.customAttributes = try request.customAttributes.flatMap(AccountAttributes.customClaims)
             if try await store.user(tenantID: context.tenantID, localID: localID) != nil { throw IdentityToolkitError.duplicateLocalID }
         } else {
             user.lastRefreshAt = now
@@ -62,68 +65,69 @@ extension AccountService {
     }
 
     /// `accounts:update`: applies a code (verify, recover or change email), or changes an account.
-    func update(_ body: RequestBody, _ context: CallContext) async throws -> SetAccountInfoResponse {
-        if let code = body.string("oobCode") { return try await applyCode(code) }
-        try refuseUnsupported(body)
-        if !context.isAdmin && body.has("customAttributes") { throw IdentityToolkitError.insufficientPermission }
+    func update(_ request: UpdateAccountRequest, _ context: CallContext) async throws -> SetAccountInfoResponse {
+        if let code = request.oobCode { return try await applyCode(code) }
+        try refuse(request.unsupportedField)
+        if !context.isAdmin && request.customAttributes != nil { throw IdentityToolkitError.insufficientPermission }
         let admission = MailAdmission()
-        return try await retryingLostRaces { try await change(body, context, admission) }
+        return try await retryingLostRaces { try await change(request, context, admission) }
     }
 
     /// One run of ``update(_:_:)`` without a code: read, change, write if nothing came between.
-    private func change(_ body: RequestBody, _ context: CallContext, _ admission: MailAdmission) async throws -> SetAccountInfoResponse {
-        let read = try await targetUser(body, context)
+    private func change(_ request: UpdateAccountRequest, _ context: CallContext, _ admission: MailAdmission) async throws -> SetAccountInfoResponse {
+        let read = try await targetUser(localID: request.localID, idToken: request.idToken, context)
         var user = read
         let now = clock.nowMilliseconds()
         let oldEmail = user.email
         var revokeSessions = false
-        if let raw = body.rawString("email") {
+        if let raw = request.email {
             let email = try normalizedEmail(raw)
             if email != user.email {
                 if try await store.user(tenantID: user.tenantID, email: email) != nil { throw IdentityToolkitError.emailExists }
                 user.email = email
-                user.emailVerified = context.isAdmin ? (body.bool("emailVerified") ?? false) : false
+                user.emailVerified = context.isAdmin ? (request.emailVerified ?? false) : false
                 revokeSessions = !context.isAdmin
             }
         }
-        if let password = body.string("password") {
+        if let password = request.password {
             try checkStrength(password)
             user.passwordHash = try await passwords.hash(password)
             user.passwordUpdatedAt = now
             revokeSessions = true
         }
-        if body.has("displayName") { user.displayName = body.string("displayName") }
-        if body.has("photoUrl") { user.photoURL = body.string("photoUrl") }
-        for attribute in body.strings("deleteAttribute") {
+        user.displayName = request.displayName.applied(to: user.displayName)
+        user.photoURL = request.photoURL.applied(to: user.photoURL)
+        for attribute in request.deleteAttributes {
             switch attribute {
-            case "DISPLAY_NAME": user.displayName = nil
-            case "PHOTO_URL": user.photoURL = nil
-            case "PASSWORD": user.passwordHash = nil
-            case "EMAIL": user.email = nil
-            default: break
+            case .displayName: user.displayName = nil
+            case .photoURL: user.photoURL = nil
+            case .password: user.passwordHash = nil
+            case .email: user.email = nil
             }
         }
-        removeProviders(body.strings("deleteProvider"), from: &user)
+        removeProviders(request.deleteProviders, from: &user)
         // A user who sends `validSince` ends their other sessions (the value is not theirs to choose), as the emulator does.
-        if !context.isAdmin && body.has("validSince") { revokeSessions = true }
+        if !context.isAdmin && request.validSince != .absent { revokeSessions = true }
         if context.isAdmin {
-            if let verified = body.bool("emailVerified") { user.emailVerified = verified }
-            if let disabled = body.bool("disableUser") ?? body.bool("disabled") { user.disabled = disabled }
-            if let validSince = try body.integer("validSince", in: Self.validSinceRange, error: IdentityToolkitError(.invalidValidSince)) {
+            if let verified = request.emailVerified { user.emailVerified = verified }
+            if let disabled = request.disabled { user.disabled = disabled }
+            if let validSince = try request.validSince.within(Self.validSinceRange, else: IdentityToolkitError(.invalidValidSince)) {
                 user.validSince = validSince
             }
-            if let phone = body.rawString("phoneNumber") { user.phoneNumber = phone.isEmpty ? nil : try AccountAttributes.phoneNumber(phone) }
-            if let claims = body.jsonText("customAttributes") { user.customAttributes = try AccountAttributes.customClaims(claims) }
+            if let phone = request.phoneNumber { user.phoneNumber = phone.isEmpty ? nil : try AccountAttributes.phoneNumber(phone) }
+            if let claims = request.customAttributes?.jsonText { user.customAttributes = try AccountAttributes.customClaims(claims) }
         }
         if revokeSessions { user.revokeSessions(at: now) }
-        let newSessionWanted = !context.isAdmin && (revokeSessions || (body.bool("returnSecureToken") ?? false))
+        let newSessionWanted = !context.isAdmin && (revokeSessions || (request.returnSecureToken ?? false))
         if newSessionWanted { user.lastRefreshAt = now }
         var writes = AuthWrites(updatedUsers: [AuthWrites.Update(user, readAs: read)])
         var notices: [IssuedCode] = []
         if let oldEmail, oldEmail != user.email, let newEmail = user.email {
             // As Firebase mails the old address a way to undo the change, stored with the change.
-            notices.append(try await recoverNotice(to: oldEmail, newEmail: newEmail, user: user, language: nil,
-                                                   client: context.isAdmin ? "" : context.clientAddress, admission: admission))
+            notices.append(
+                try await recoverNotice(
+                    to: oldEmail, newEmail: newEmail, user: user, language: nil,
+                    client: context.isAdmin ? "" : context.clientAddress, admission: admission))
         }
         // The new session is stored with the change: a fault cannot end every session and leave none.
         let session = newSessionWanted ? sessionRecord(for: user, provider: Self.provider(of: user), now: now) : nil
@@ -152,17 +156,21 @@ extension AccountService {
         }
     }
 
-    func delete(_ body: RequestBody, _ context: CallContext) async throws -> DeleteAccountResponse {
-        let user = try await targetUser(body, context)
+    func delete(_ request: DeleteAccountRequest, _ context: CallContext) async throws -> DeleteAccountResponse {
+        // With admin credentials the account is named by `localId`; an ID token beside them names
+        // nothing (the emulator's "accounts:delete should error if missing localId when OAuth
+        // credentials are present").
+        if context.isAdmin, request.localID == nil { throw IdentityToolkitError.missingLocalID }
+        let user = try await targetUser(localID: request.localID, idToken: request.idToken, context)
         guard try await store.deleteUser(tenantID: user.tenantID, localID: user.localID) else { throw IdentityToolkitError.userNotFound }
         return DeleteAccountResponse()
     }
 
     /// What this backend does not do (second factors, linking federated providers) is refused,
     /// never accepted and dropped.
-    func refuseUnsupported(_ body: RequestBody) throws {
-        for field in ["mfaInfo", "mfa", "linkProviderUserInfo", "provider", "upgradeToFederatedLogin"] where body.has(field) {
-            throw IdentityToolkitError(.operationNotAllowed, detail: "\(field) is not supported by this backend")
+    func refuse(_ unsupportedField: String?) throws(IdentityToolkitError) {
+        if let unsupportedField {
+            throw IdentityToolkitError(.operationNotAllowed, detail: "\(unsupportedField) is not supported by this backend")
         }
     }
 }

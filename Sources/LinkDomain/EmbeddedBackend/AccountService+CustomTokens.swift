@@ -1,5 +1,7 @@
 import Foundation
 import JWTKit
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Signing in with a custom token an app server minted (`accounts:signInWithCustomToken`), and
 /// session cookies made from ID tokens (`createSessionCookie`).
@@ -7,8 +9,8 @@ extension AccountService {
     /// The audience every custom token names.
     static let customTokenAudience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
 
-    func signInWithCustomToken(_ body: RequestBody, _ context: CallContext) async throws -> VerifyCustomTokenResponse {
-        guard let token = body.string("token") else { throw IdentityToolkitError(.missingCustomToken) }
+    func signInWithCustomToken(_ request: SignInWithCustomTokenRequest, _ context: CallContext) async throws -> VerifyCustomTokenResponse {
+        guard let token = request.token else { throw IdentityToolkitError(.missingCustomToken) }
         if settings.mode == .deployment { try await verifySignature(ofCustomToken: token) }
         let payload = try customTokenPayload(token)
         let uid: String
@@ -101,10 +103,10 @@ extension AccountService {
 
     /// `createSessionCookie`: the ID token's claims under the session issuer, for `validDuration`
     /// seconds (5 minutes to 2 weeks; 2 weeks when absent).
-    func createSessionCookie(_ body: RequestBody, _ context: CallContext) async throws -> SessionCookieResponse {
+    func createSessionCookie(_ request: CreateSessionCookieRequest, _ context: CallContext) async throws -> SessionCookieResponse {
         guard context.isAdmin else { throw IdentityToolkitError.insufficientPermission }
-        guard let idToken = body.string("idToken") else { throw IdentityToolkitError.missingIDToken }
-        let lifetime = try body.integer("validDuration", in: 300...1_209_600, error: IdentityToolkitError(.invalidDuration)) ?? 1_209_600
+        guard let idToken = request.idToken else { throw IdentityToolkitError.missingIDToken }
+        let lifetime = try request.validDuration.within(300...1_209_600, else: IdentityToolkitError(.invalidDuration)) ?? 1_209_600
         // The account must still be there, enabled, and the token not revoked; its own tenant's.
         let claims = try await authenticated(idToken: idToken, tenantID: nil).claims
         return SessionCookieResponse(sessionCookie: try await tokens.sessionCookie(from: claims, lifetime: lifetime, now: clock.nowSeconds))

@@ -1,23 +1,25 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// `accounts:batchCreate`: importing accounts exported from Firebase or another system, with their
 /// password hashes (checked in their own algorithm at sign-in), claims and federated identities.
 extension AccountService {
-    func batchCreate(_ body: RequestBody, _ context: CallContext) async throws -> UploadAccountResponse {
+    func batchCreate(_ request: BatchCreateRequest, _ context: CallContext) async throws -> UploadAccountResponse {
         guard context.isAdmin else { throw IdentityToolkitError.insufficientPermission }
-        guard case .list(let entries)? = body.fields["users"], !entries.isEmpty else { throw IdentityToolkitError(.missingUserAccount) }
-        let hasHashes = entries.contains { if case .object(let user) = $0 { user["passwordHash"] != nil } else { false } }
-        let algorithm = hasHashes ? try PasswordFormats.algorithm(body) : nil
-        let allowOverwrite = body.bool("allowOverwrite") ?? false
+        guard let entries = request.users, !entries.isEmpty else { throw IdentityToolkitError(.missingUserAccount) }
+        let hasHashes = entries.contains { $0?.passwordHash != nil }
+        let algorithm = hasHashes ? try PasswordFormats.algorithm(request) : nil
+        let allowOverwrite = request.allowOverwrite ?? false
         let now = clock.nowMilliseconds()
         var failures: [UploadAccountResponse.Failure] = []
         for (index, entry) in entries.enumerated() {
-            guard case .object(let fields) = entry else {
+            guard let entry else {
                 failures.append(.init(index: index, message: "localId is missing"))
                 continue
             }
             do {
-                let user = try imported(RequestBody(fields), tenantID: context.tenantID, algorithm: algorithm, now: now)
+                let user = try imported(entry, tenantID: context.tenantID, algorithm: algorithm, now: now)
                 let existing = try await store.user(tenantID: user.tenantID, localID: user.localID)
                 if let email = user.email, let owner = try await store.user(tenantID: user.tenantID, email: email), owner.localID != user.localID {
                     throw ImportRefusal("email exists in other account in database")
@@ -62,18 +64,18 @@ extension AccountService {
         }
     }
 
-    private func imported(_ fields: RequestBody, tenantID: String, algorithm: PasswordFormats.Algorithm?, now: Int64) throws -> UserRecord {
-        guard let localID = fields.string("localId") else { throw ImportRefusal("localId is missing") }
+    private func imported(_ account: ImportedAccount, tenantID: String, algorithm: PasswordFormats.Algorithm?, now: Int64) throws -> UserRecord {
+        guard let localID = account.localID else { throw ImportRefusal("localId is missing") }
         var user = UserRecord(tenantID: tenantID, localID: localID, email: nil, createdAt: now, validSince: now / 1000)
-        if let raw = fields.string("email") {
+        if let raw = account.email {
             guard let email = try? normalizedEmail(raw) else { throw ImportRefusal("email is invalid") }
             user.email = email
         }
-        if let phone = fields.string("phoneNumber") {
+        if let phone = account.phoneNumber {
             guard let valid = try? AccountAttributes.phoneNumber(phone) else { throw ImportRefusal("phone number format is invalid") }
             user.phoneNumber = valid
         }
-        if let claims = fields.jsonText("customAttributes") {
+        if let claims = account.customAttributes {
             do {
                 user.customAttributes = try AccountAttributes.customClaims(claims)
             } catch {
@@ -84,13 +86,15 @@ extension AccountService {
                 }
             }
         }
-        user.emailVerified = fields.bool("emailVerified") ?? false
-        user.disabled = fields.bool("disabled") ?? false
-        user.displayName = fields.string("displayName")
-        user.photoURL = fields.string("photoUrl")
-        if let created = try? fields.integer("createdAt", in: 0...253_402_300_799_999, error: .internalError) { user.createdAt = created }
-        user.lastLoginAt = try? fields.integer("lastLoginAt", in: 0...253_402_300_799_999, error: .internalError)
-        if let hash = fields.string("passwordHash") {
+        user.emailVerified = account.emailVerified ?? false
+        user.disabled = account.disabled ?? false
+        user.displayName = account.displayName
+        user.photoURL = account.photoURL
+        // A time that is not milliseconds up to the year 9999 is left out: the account is imported without it.
+        let times: ClosedRange<Int64> = 0...253_402_300_799_999
+        if let created = try? account.createdAt.within(times, else: .internalError) { user.createdAt = created }
+        user.lastLoginAt = try? account.lastLoginAt.within(times, else: .internalError)
+        if let hash = account.passwordHash {
             guard let algorithm, let bytes = PasswordFormats.decodeBase64(hash) else { throw ImportRefusal("passwordHash is not base64") }
             if algorithm == .bcrypt {
                 // A cost past the cap would make every check of this account's password take seconds.
@@ -98,19 +102,20 @@ extension AccountService {
                     throw ImportRefusal("BCRYPT passwordHash must be a bcrypt hash of cost 4 to \(Bcrypt.maximumCost)")
                 }
             }
-            let salt = fields.string("salt").flatMap(PasswordFormats.decodeBase64).map(Array.init) ?? []
+            let salt = account.salt.flatMap(PasswordFormats.decodeBase64).map(Array.init) ?? []
             user.passwordHash = PasswordFormats.stored(algorithm, hash: Array(bytes), salt: salt)
             user.passwordUpdatedAt = now
         }
-        if case .list(let providers)? = fields.fields["providerUserInfo"] {
+        if !account.providerUserInfo.isEmpty {
             var imported: [ProviderUserInfo] = []
-            for case .object(let provider) in providers {
-                let info = RequestBody(provider)
-                guard let providerID = info.string("providerId"), let rawID = info.string("rawId") else {
+            for case let info? in account.providerUserInfo {
+                guard let providerID = info.providerID, let rawID = info.rawID else {
                     throw ImportRefusal("federatedId or (providerId & rawId) is required")
                 }
-                imported.append(ProviderUserInfo(providerId: providerID, email: info.string("email"), federatedId: rawID, rawId: rawID,
-                                                 displayName: info.string("displayName"), photoUrl: info.string("photoUrl")))
+                imported.append(
+                    ProviderUserInfo(
+                        providerId: providerID, email: info.email, federatedId: rawID, rawId: rawID,
+                        displayName: info.displayName, photoUrl: info.photoURL))
             }
             user.providerData = ImportedProviders.encode(imported)
         }

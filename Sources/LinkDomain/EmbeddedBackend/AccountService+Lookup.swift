@@ -1,23 +1,25 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Finding accounts and answering with them: `lookup`, `createAuthUri`, the project's configuration,
 /// and an account as each response shows it.
 extension AccountService {
-    func lookup(_ body: RequestBody, _ context: CallContext) async throws -> GetAccountInfoResponse {
+    func lookup(_ request: LookupRequest, _ context: CallContext) async throws -> GetAccountInfoResponse {
         var users: [UserRecord] = []
-        if let idToken = body.string("idToken") {
+        if let idToken = request.idToken {
             users = [try await authenticatedUser(idToken: idToken, context: context)]
         } else if context.isAdmin {
-            for localID in body.strings("localId") {
+            for localID in request.localIDs {
                 if let user = try await store.user(tenantID: context.tenantID, localID: localID) { users.append(user) }
             }
-            for email in body.strings("email") {
+            for email in request.emails {
                 if let user = try await store.user(tenantID: context.tenantID, email: email.lowercased()) { users.append(user) }
             }
-            for phone in body.strings("phoneNumber") {
+            for phone in request.phoneNumbers {
                 if let user = try await store.user(tenantID: context.tenantID, phoneNumber: phone) { users.append(user) }
             }
-            for identity in Self.federatedIdentities(body) {
+            for identity in request.federatedUserIDs {
                 users += try await accounts(withProvider: identity.providerID, rawID: identity.rawID, tenantID: context.tenantID)
             }
         } else {
@@ -27,17 +29,6 @@ extension AccountService {
         var seen = Set<String>()
         users = users.filter { seen.insert($0.localID).inserted }
         return GetAccountInfoResponse(users: users.isEmpty ? nil : users.map { userInfo($0, forAdmin: context.isAdmin) })
-    }
-
-    /// The `federatedUserId` entries of a lookup: `[{"providerId": "google.com", "rawId": "..."}]`.
-    static func federatedIdentities(_ body: RequestBody) -> [(providerID: String, rawID: String)] {
-        guard case .list(let entries)? = body.fields["federatedUserId"] else { return [] }
-        return entries.compactMap { entry in
-            guard case .object(let fields) = entry else { return nil }
-            let identity = RequestBody(fields)
-            guard let provider = identity.string("providerId"), let raw = identity.string("rawId") else { return nil }
-            return (provider, raw)
-        }
     }
 
     /// The accounts an import gave the identity `rawID` at `providerID`.
@@ -50,9 +41,9 @@ extension AccountService {
     }
 
     /// What `fetchSignInMethods(forEmail:)` calls; with enumeration protection it reveals nothing.
-    func createAuthURI(_ body: RequestBody, _ context: CallContext) async throws -> CreateAuthUriResponse {
-        guard let raw = body.string("identifier") ?? body.string("email") else { throw IdentityToolkitError(.missingIdentifier) }
-        guard let continueURI = body.string("continueUri") else { throw IdentityToolkitError.missingContinueURI }
+    func createAuthURI(_ request: CreateAuthURIRequest, _ context: CallContext) async throws -> CreateAuthUriResponse {
+        guard let raw = request.identifier else { throw IdentityToolkitError(.missingIdentifier) }
+        guard let continueURI = request.continueURI else { throw IdentityToolkitError.missingContinueURI }
         guard WebAddress(continueURI) != nil else { throw IdentityToolkitError.invalidContinueURI }
         let email: String
         do {
@@ -60,7 +51,7 @@ extension AccountService {
         } catch {
             throw IdentityToolkitError(.invalidIdentifier)
         }
-        var response = CreateAuthUriResponse(sessionId: body.string("sessionId") ?? RandomToken.make(bytes: 16))
+        var response = CreateAuthUriResponse(sessionId: request.sessionID ?? RandomToken.make(bytes: 16))
         if hidesAccounts && !context.isAdmin { return response }
         let user = try await store.user(tenantID: context.tenantID, email: email)
         response.registered = user != nil
@@ -80,16 +71,19 @@ extension AccountService {
 
     /// The account as `accounts:update` answers.
     func accountSummary(_ user: UserRecord) -> SetAccountInfoResponse {
-        SetAccountInfoResponse(localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
-                               emailVerified: user.emailVerified, providerUserInfo: providerInfo(user))
+        SetAccountInfoResponse(
+            localId: user.localID, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
+            emailVerified: user.emailVerified, providerUserInfo: providerInfo(user))
     }
 
     /// The account's sign-in providers: the password (its address), the phone, imported federated ones.
     func providerInfo(_ user: UserRecord) -> [ProviderUserInfo] {
         var providers: [ProviderUserInfo] = []
         if let email = user.email, user.passwordHash != nil || user.emailLinkSignIn {
-            providers.append(ProviderUserInfo(providerId: "password", email: email, federatedId: email, rawId: email,
-                                              displayName: user.displayName, photoUrl: user.photoURL))
+            providers.append(
+                ProviderUserInfo(
+                    providerId: "password", email: email, federatedId: email, rawId: email,
+                    displayName: user.displayName, photoUrl: user.photoURL))
         }
         if let phone = user.phoneNumber { providers.append(ProviderUserInfo(providerId: "phone", rawId: phone, phoneNumber: phone)) }
         return providers + ImportedProviders.decode(user.providerData)

@@ -1,21 +1,25 @@
+import LinkDomainCore
+import LinkDomainStorage
+import Logging
+
 /// Out-of-band codes: issuing them (`sendOobCode`), listing them (the emulator's outbox), and
 /// reading them; spending them is ``AccountService`` + SpendingCodes.
 extension AccountService {
-    package func sendOobCode(_ body: RequestBody, _ context: CallContext) async throws -> GetOobConfirmationCodeResponse {
-        guard let typeName = body.string("requestType") else { throw IdentityToolkitError.missingRequestType }
+    package func sendOobCode(_ request: SendOobCodeRequest, _ context: CallContext) async throws -> GetOobConfirmationCodeResponse {
+        guard let typeName = request.requestType else { throw IdentityToolkitError.missingRequestType }
         guard let type = OobRequestType(rawValue: typeName), type != .recoverEmail, type != .revertSecondFactorAddition else {
             throw IdentityToolkitError(.invalidRequestType, detail: typeName)
         }
-        let returnLink = body.bool("returnOobLink") ?? false
+        let returnLink = request.returnOobLink ?? false
         if returnLink && !context.isAdmin { throw IdentityToolkitError.insufficientPermission }
-        let settings = try ActionCodeSettings(body, backend: self.settings, logger: logger)
+        let settings = try ActionCodeSettings(request.settings, backend: self.settings, logger: logger)
 
         var email: String
         var newEmail: String?
         var localID: String?
         switch type {
         case .passwordReset, .emailSignIn:
-            guard let raw = body.string("email") else { throw IdentityToolkitError.missingEmail }
+            guard let raw = request.email else { throw IdentityToolkitError.missingEmail }
             email = try normalizedEmail(raw)
             if type == .emailSignIn && settings.continueURL == nil { throw IdentityToolkitError.missingContinueURI }
             // Before the account is looked up: an address with none must meet the limit alike, or the limit would tell.
@@ -37,9 +41,9 @@ extension AccountService {
             }
         case .verifyEmail, .verifyAndChangeEmail:
             let user: UserRecord
-            if let idToken = body.string("idToken") {
+            if let idToken = request.idToken {
                 user = try await authenticatedUser(idToken: idToken, context: context)
-            } else if context.isAdmin, let raw = body.string("email") {
+            } else if context.isAdmin, let raw = request.email {
                 guard let found = try await store.user(tenantID: context.tenantID, email: try normalizedEmail(raw)) else {
                     throw IdentityToolkitError.userNotFound
                 }
@@ -51,7 +55,7 @@ extension AccountService {
             email = userEmail
             localID = user.localID
             if type == .verifyAndChangeEmail {
-                guard let raw = body.string("newEmail") else { throw IdentityToolkitError(.missingNewEmail) }
+                guard let raw = request.newEmail else { throw IdentityToolkitError(.missingNewEmail) }
                 let target = try normalizedEmail(raw)
                 if try await store.user(tenantID: context.tenantID, email: target) != nil { throw IdentityToolkitError.emailExists }
                 newEmail = target
@@ -65,8 +69,9 @@ extension AccountService {
         }
         // An admin who asks for the link sends the mail itself.
         if type == .verifyEmail || type == .verifyAndChangeEmail { try await admitMail(to: email, unless: returnLink, context) }
-        let record = try await issueCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context,
-                                         mailed: !returnLink)
+        let record = try await issueCode(
+            type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context,
+            mailed: !returnLink)
         var response = GetOobConfirmationCodeResponse(email: type == .verifyAndChangeEmail ? (newEmail ?? email) : email)
         if returnLink {
             response.oobCode = record.code
@@ -97,14 +102,17 @@ extension AccountService {
         // Codes requests asked for before this listing are in it, even those made after their answers.
         await pendingWork.drain()
         let codes = try await store.codes(projectID: projectID)
-        return OobCodesResponse(oobCodes: codes.map { code in
-            OobCodesResponse.Code(email: code.email, oobCode: code.code, oobLink: code.link, requestType: code.requestType.rawValue)
-        })
+        return OobCodesResponse(
+            oobCodes: codes.map { code in
+                OobCodesResponse.Code(email: code.email, oobCode: code.code, oobLink: code.link, requestType: code.requestType.rawValue)
+            })
     }
 
     /// Makes a code and its mail (unless not `mailed`) in one commit: neither exists without the other.
-    func issueCode(_ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
-                   context: CallContext, mailed: Bool = true) async throws -> OobCodeRecord {
+    func issueCode(
+        _ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
+        context: CallContext, mailed: Bool = true
+    ) async throws -> OobCodeRecord {
         let issued = try newCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context, mailed: mailed)
         try await commit(AuthWrites(), issuing: [issued])
         return issued.record
@@ -112,8 +120,10 @@ extension AccountService {
 
     /// A new code and the mail that carries it, written nowhere yet: the caller commits both with
     /// whatever else its action writes, then ``announce(_:)``s the code.
-    func newCode(_ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
-                 context: CallContext, mailed: Bool = true) throws -> IssuedCode {
+    func newCode(
+        _ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
+        context: CallContext, mailed: Bool = true
+    ) throws -> IssuedCode {
         let now = clock.nowMilliseconds()
         let code = RandomToken.make(bytes: 24)  // 192 bits
         let encoder = ActionLinkEncoder(baseURL: self.settings.publicBaseURL)
@@ -127,8 +137,11 @@ extension AccountService {
             expiresAt: now + Int64(self.settings.codeLifetimeSeconds) * 1000)
         var mails: [QueuedMail] = []
         if mailed, let outbox, let recipient = MailAddress(email) {
-            mails.append(try outbox.prepare(MailComposer.Content(kind: MailKind(type), language: context.languageCode, recipient: recipient,
-                                                                 email: email, newEmail: newEmail, link: link)))
+            mails.append(
+                try outbox.prepare(
+                    MailComposer.Content(
+                        kind: MailKind(type), language: context.languageCode, recipient: recipient,
+                        email: email, newEmail: newEmail, link: link)))
         }
         return IssuedCode(record: record, mails: mails)
     }

@@ -1,9 +1,12 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// Signing in and staying signed in: password and email-link sign-in, ID tokens and refresh tokens.
 extension AccountService {
-    func signInWithPassword(_ body: RequestBody, _ context: CallContext) async throws -> VerifyPasswordResponse {
-        guard let rawEmail = body.string("email") else { throw IdentityToolkitError.missingEmail }
+    func signInWithPassword(_ request: SignInWithPasswordRequest, _ context: CallContext) async throws -> VerifyPasswordResponse {
+        guard let rawEmail = request.email else { throw IdentityToolkitError.missingEmail }
         let email = try normalizedEmail(rawEmail)
-        guard let password = body.string("password") else { throw IdentityToolkitError.missingPassword }
+        guard let password = request.password else { throw IdentityToolkitError.missingPassword }
         // The password is checked against the account as read, and the sign-in recorded only if the
         // account is still that one: a reset or an email-link sign-in that lands during the hash
         // wins, and the check runs again against the account it left.
@@ -32,16 +35,16 @@ extension AccountService {
         return response
     }
 
-    func signInWithEmailLink(_ body: RequestBody, _ context: CallContext) async throws -> EmailLinkSigninResponse {
-        guard let code = body.string("oobCode") else { throw IdentityToolkitError.missingOobCode }
-        guard let raw = body.string("email") else { throw IdentityToolkitError.missingEmail }
+    func signInWithEmailLink(_ request: SignInWithEmailLinkRequest, _ context: CallContext) async throws -> EmailLinkSigninResponse {
+        guard let code = request.oobCode else { throw IdentityToolkitError.missingOobCode }
+        guard let raw = request.email else { throw IdentityToolkitError.missingEmail }
         let email = try normalizedEmail(raw)
         let record = try await liveCode(code)
         guard record.requestType == .emailSignIn else { throw IdentityToolkitError.invalidOobCode }
         guard record.email == email else {
             throw IdentityToolkitError(.invalidEmail, detail: "The email provided does not match the sign-in email address.")
         }
-        let signedIn = try await body.string("idToken").asyncMap { try await authenticatedUser(idToken: $0, context: context) }
+        let signedIn = try await request.idToken.asyncMap { try await authenticatedUser(idToken: $0, context: context) }
         let existing = try await store.user(tenantID: context.tenantID, email: email)
         if let existing, existing.disabled { throw IdentityToolkitError.userDisabled }
         if let signedIn, let existing, existing.localID != signedIn.localID { throw IdentityToolkitError.emailExists }
@@ -54,8 +57,12 @@ extension AccountService {
                 read = earlier
                 first = nil
             } else {
-                read = (try await signedIn.asyncMap { try await store.user(tenantID: $0.tenantID, localID: $0.localID) ?? { throw IdentityToolkitError.userNotFound }() },
-                        try await store.user(tenantID: context.tenantID, email: email))
+                read = (
+                    try await signedIn.asyncMap {
+                        try await store.user(tenantID: $0.tenantID, localID: $0.localID) ?? { throw IdentityToolkitError.userNotFound }()
+                    },
+                    try await store.user(tenantID: context.tenantID, email: email)
+                )
             }
             return try await completeEmailLinkSignIn(code: code, email: email, signedIn: read.signedIn, existing: read.existing, context)
         }
@@ -115,10 +122,10 @@ extension AccountService {
     /// Takes `grant_type`/`refresh_token` (the REST spelling) or `grantType`/`refreshToken` (what some
     /// clients send), as a form or JSON. The new ID token keeps the sign-in's `auth_time` and
     /// provider: a refresh is not a new login.
-    package func refresh(_ body: RequestBody) async throws -> RefreshTokenResponse {
-        guard let grantType = body.string("grant_type") ?? body.string("grantType") else { throw IdentityToolkitError(.missingGrantType) }
+    package func refresh(_ request: RefreshTokenRequest) async throws -> RefreshTokenResponse {
+        guard let grantType = request.grantType else { throw IdentityToolkitError(.missingGrantType) }
         guard grantType == "refresh_token" else { throw IdentityToolkitError(.invalidGrantType) }
-        guard let token = body.string("refresh_token") ?? body.string("refreshToken") else { throw IdentityToolkitError.missingRefreshToken }
+        guard let token = request.refreshToken else { throw IdentityToolkitError.missingRefreshToken }
         // Recorded only if the account is still as read: a revocation that lands in between is seen on the next run.
         return try await retryingLostRaces { try await refresh(token: token) }
     }
@@ -134,10 +141,12 @@ extension AccountService {
         try await store.recordSignIn(of: user, lastLoginAt: nil, lastRefreshAt: now)
         var refreshed = user
         refreshed.lastRefreshAt = now
-        let idToken = try await tokens.idToken(for: refreshed, provider: record.provider ?? Self.provider(of: user),
-                                               authTime: record.createdAt / 1000, now: now / 1000, extraClaims: record.claims)
-        return RefreshTokenResponse(access_token: idToken, id_token: idToken, expires_in: String(TokenIssuer.lifetimeSeconds), refresh_token: token,
-                                    user_id: user.localID, project_id: settings.projectID)
+        let idToken = try await tokens.idToken(
+            for: refreshed, provider: record.provider ?? Self.provider(of: user),
+            authTime: record.createdAt / 1000, now: now / 1000, extraClaims: record.claims)
+        return RefreshTokenResponse(
+            access_token: idToken, id_token: idToken, expires_in: String(TokenIssuer.lifetimeSeconds), refresh_token: token,
+            user_id: user.localID, project_id: settings.projectID)
     }
 
     /// The user an ID token names, if the token is genuine, current and not revoked.
@@ -189,8 +198,9 @@ extension AccountService {
     /// waiting here, so the action's writes are not held back while another request could read the
     /// account as it was).
     func sessionRecord(for user: UserRecord, provider: String, now: Int64, extraClaims: String? = nil) -> RefreshTokenRecord {
-        RefreshTokenRecord(token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID,
-                           createdAt: Self.sessionStart(for: user, now: now), provider: provider, claims: extraClaims)
+        RefreshTokenRecord(
+            token: TokenIssuer.newRefreshToken(), tenantID: user.tenantID, localID: user.localID,
+            createdAt: Self.sessionStart(for: user, now: now), provider: provider, claims: extraClaims)
     }
 
     /// The tokens a client gets for a stored session of `user`, made once the session has begun:
@@ -199,8 +209,10 @@ extension AccountService {
         let wait = session.createdAt - clock.nowMilliseconds()
         if wait > 0 { try await Task.sleep(for: .milliseconds(min(wait, 1000))) }
         let provider = session.provider ?? Self.provider(of: user)
-        return SessionTokens(idToken: try await tokens.idToken(for: user, provider: provider, authTime: session.createdAt / 1000,
-                                                               now: session.createdAt / 1000, extraClaims: session.claims),
-                             refreshToken: session.token, expiresIn: String(TokenIssuer.lifetimeSeconds))
+        return SessionTokens(
+            idToken: try await tokens.idToken(
+                for: user, provider: provider, authTime: session.createdAt / 1000,
+                now: session.createdAt / 1000, extraClaims: session.claims),
+            refreshToken: session.token, expiresIn: String(TokenIssuer.lifetimeSeconds))
     }
 }

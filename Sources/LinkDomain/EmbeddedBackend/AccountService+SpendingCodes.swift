@@ -1,13 +1,15 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Synchronization
 
 /// Spending out-of-band codes: `resetPassword` (and checking a code without spending it), `update`
 /// with a code (verify, change or recover an address), and the recover-email code a change leaves.
 extension AccountService {
     /// Checks a code without spending it (`accounts:resetPassword` with only `oobCode`), or resets the password.
-    func resetPassword(_ body: RequestBody, _ context: CallContext) async throws -> ResetPasswordResponse {
-        guard let code = body.string("oobCode") else { throw IdentityToolkitError.missingOobCode }
+    func resetPassword(_ request: ResetPasswordRequest, _ context: CallContext) async throws -> ResetPasswordResponse {
+        guard let code = request.oobCode else { throw IdentityToolkitError.missingOobCode }
         let record = try await liveCode(code)
-        guard let newPassword = body.string("newPassword") else { return Self.checked(record) }
+        guard let newPassword = request.newPassword else { return Self.checked(record) }
         guard record.requestType == .passwordReset else { throw IdentityToolkitError.invalidOobCode }
         try checkStrength(newPassword)
         guard let found = try await store.user(tenantID: record.tenantID, email: record.email) else {
@@ -27,7 +29,7 @@ extension AccountService {
             user.revokeSessions(at: now)
             try await commit(AuthWrites(spending: spending(code), updatedUsers: [AuthWrites.Update(user, readAs: read)]))
         }
-        return ResetPasswordResponse(requestType: record.requestType.rawValue, email: record.email)
+        return ResetPasswordResponse(requestType: record.requestType, email: record.email)
     }
 
     /// The check-only answer for a live code read without waiting (``AuthStore/codeWithoutWaiting(_:)``),
@@ -40,7 +42,7 @@ extension AccountService {
 
     /// What checking a live code answers.
     private static func checked(_ record: OobCodeRecord) -> ResetPasswordResponse {
-        var response = ResetPasswordResponse(requestType: record.requestType.rawValue)
+        var response = ResetPasswordResponse(requestType: record.requestType)
         // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
         if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }
         if record.requestType == .verifyAndChangeEmail || record.requestType == .recoverEmail {
@@ -91,8 +93,10 @@ extension AccountService {
             if let oldEmail = read.email {
                 // The notice speaks the language the change was confirmed in (the confirming link's `lang`).
                 let language = try? LinkParser.parse(url: record.link).get().languageCode
-                notices.append(try await recoverNotice(to: oldEmail, newEmail: record.email, user: user, language: language, client: "",
-                                                       admission: admission))
+                notices.append(
+                    try await recoverNotice(
+                        to: oldEmail, newEmail: record.email, user: user, language: language, client: "",
+                        admission: admission))
             }
         case .recoverEmail:
             user.email = record.email
@@ -112,12 +116,15 @@ extension AccountService {
     /// changing client's): changes in a row cannot bury a victim in notices. Over budget the code
     /// is still made (an earlier notice's link undoes the first change).
     /// `admission` decides once per request, however often a lost race runs the operation again.
-    func recoverNotice(to oldEmail: String, newEmail: String, user: UserRecord, language: String?, client: String,
-                       admission: MailAdmission) async throws -> IssuedCode {
+    func recoverNotice(
+        to oldEmail: String, newEmail: String, user: UserRecord, language: String?, client: String,
+        admission: MailAdmission
+    ) async throws -> IssuedCode {
         var mailed = true
         if let outbox { mailed = await admission.decide { await outbox.admit(oldEmail, client: client) } }
-        return try newCode(.recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID, settings: ActionCodeSettings(),
-                           context: CallContext(tenantID: user.tenantID, languageCode: language), mailed: mailed)
+        return try newCode(
+            .recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID, settings: ActionCodeSettings(),
+            context: CallContext(tenantID: user.tenantID, languageCode: language), mailed: mailed)
     }
 }
 

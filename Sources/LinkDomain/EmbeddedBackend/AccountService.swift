@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import Synchronization
 
@@ -41,8 +43,10 @@ package struct AccountService: Sendable {
     /// `emailEnumerationProtection`, unless the emulator's hook changed it.
     var hidesAccounts: Bool { overrides.enumerationProtection ?? settings.emailEnumerationProtection }
 
-    package init(settings: EmbeddedBackendSettings, store: any AuthStore, tokens: TokenIssuer, clock: any WallClock, logger: Logger,
-                 outbox: MailOutbox? = nil, pendingWork: PendingWork = PendingWork()) {
+    package init(
+        settings: EmbeddedBackendSettings, store: any AuthStore, tokens: TokenIssuer, clock: any WallClock, logger: Logger,
+        outbox: MailOutbox? = nil, pendingWork: PendingWork = PendingWork()
+    ) {
         self.settings = settings
         self.store = store
         self.tokens = tokens
@@ -55,12 +59,12 @@ package struct AccountService: Sendable {
     // MARK: Shared by the operations
 
     /// The account a call acts on: an admin names it by `localId`, a user by their `idToken`.
-    func targetUser(_ body: RequestBody, _ context: CallContext) async throws -> UserRecord {
-        if context.isAdmin, let localID = body.string("localId") {
+    func targetUser(localID: String?, idToken: String?, _ context: CallContext) async throws -> UserRecord {
+        if context.isAdmin, let localID {
             guard let user = try await store.user(tenantID: context.tenantID, localID: localID) else { throw IdentityToolkitError.userNotFound }
             return user
         }
-        if let idToken = body.string("idToken") { return try await authenticatedUser(idToken: idToken, context: context) }
+        if let idToken { return try await authenticatedUser(idToken: idToken, context: context) }
         throw context.isAdmin ? IdentityToolkitError.missingLocalID : .missingIDToken
     }
 

@@ -1,19 +1,20 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// The ActionCodeSettings fields of `accounts:sendOobCode`, checked as Identity Toolkit checks them.
 struct ActionCodeSettings: Sendable {
-    var continueURL: String?
-    var canHandleCodeInApp = false
-    var iOSBundleID: String?
-    var androidPackageName: String?
+    /// The settings as sent, once every check below passed.
+    private var fields = ActionCodeSettingsFields()
 
+    var continueURL: String? { fields.continueURL }
     /// Mobile-app settings make the mail link the `/__/auth/links` form that universal links and App Links open.
-    var opensInApp: Bool { canHandleCodeInApp || iOSBundleID != nil || androidPackageName != nil }
+    var opensInApp: Bool { fields.opensInApp }
 
     init() {}
 
-    init(_ body: RequestBody, backend: EmbeddedBackendSettings, logger: Logger) throws {
-        if let continueURL = body.string("continueUrl") {
+    init(_ fields: ActionCodeSettingsFields, backend: EmbeddedBackendSettings, logger: Logger) throws {
+        if let continueURL = fields.continueURL {
             guard let address = WebAddress(continueURL) else {
                 logger.notice("continue URL refused: not an http(s) URL with a host")
                 throw IdentityToolkitError.invalidContinueURI
@@ -23,16 +24,12 @@ struct ActionCodeSettings: Sendable {
                 logger.notice("continue URL refused: host not in authorizedDomains", metadata: ["host": .string(address.host)])
                 throw IdentityToolkitError.unauthorizedDomain
             }
-            self.continueURL = continueURL
         }
-        canHandleCodeInApp = body.bool("canHandleCodeInApp") ?? false
-        iOSBundleID = body.string("iOSBundleId")
-        androidPackageName = body.string("androidPackageName")
-        if body.has("iOSAppStoreId") && iOSBundleID == nil { throw IdentityToolkitError.missingIOSBundleID }
-        let androidOnly = ["androidInstallApp", "androidMinimumVersion", "androidMinimumVersionCode"]
-        if androidOnly.contains(where: body.has) && androidPackageName == nil { throw IdentityToolkitError.missingAndroidPackageName }
-        if let linkDomain = body.string("linkDomain"), linkDomain.lowercased() != backend.linkHost {
+        if fields.iOSAppStoreID != nil && fields.iOSBundleID == nil { throw IdentityToolkitError.missingIOSBundleID }
+        if fields.namesAndroidOptions && fields.androidPackageName == nil { throw IdentityToolkitError.missingAndroidPackageName }
+        if let linkDomain = fields.linkDomain, linkDomain.lowercased() != backend.linkHost {
             throw IdentityToolkitError.invalidHostingLinkDomain
         }
+        self.fields = fields
     }
 }

@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// bcrypt (`$2a$`, `$2b$`, `$2y$`), to check the passwords of imported accounts: no library in reach
 /// has it. Eksblowfish as Provos and Mazières define it, with OpenBSD's encoding.
 enum Bcrypt {
@@ -22,7 +25,7 @@ enum Bcrypt {
     static func cost(of hash: String) -> Int? {
         let bytes = Array(hash.utf8)
         guard bytes.count == 60, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "2"), bytes[3] == UInt8(ascii: "$"),
-              bytes[6] == UInt8(ascii: "$")
+            bytes[6] == UInt8(ascii: "$")
         else { return nil }
         return Int(String(decoding: bytes[4..<6], as: UTF8.self))
     }

@@ -1,6 +1,9 @@
 // Generated: the first 1,042 32-bit words of the hexadecimal digits of pi's fractional part,
 // Blowfish's initial P-array (18 words) and S-boxes (4 × 256), as its specification defines them.
 
+import LinkDomainCore
+import LinkDomainStorage
+
 extension Bcrypt {
     /// Blowfish's initial P-array and S-boxes, back to back.
     static let piWords: [UInt32] = [

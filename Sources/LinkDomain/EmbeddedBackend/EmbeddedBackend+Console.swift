@@ -1,3 +1,7 @@
+import Foundation
+import LinkDomainCore
+import LinkDomainStorage
+
 /// What the console does to the embedded backend's accounts: the same admin operations
 /// firebase-admin calls (`accounts:update`, `accounts:delete`, `accounts:sendOobCode`), so a
 /// change from the console is the change the API makes, with the same checks.
@@ -8,8 +12,10 @@ extension EmbeddedBackend {
         guard !text.isEmpty, text.utf8.count <= 320 else { return [] }
         let store = service.store
         var found: [UserRecord] = []
-        for candidate in [try await store.user(tenantID: "", email: text.lowercased()), try await store.user(tenantID: "", localID: text),
-                          try await store.user(tenantID: "", phoneNumber: text)] {
+        for candidate in [
+            try await store.user(tenantID: "", email: text.lowercased()), try await store.user(tenantID: "", localID: text),
+            try await store.user(tenantID: "", phoneNumber: text),
+        ] {
             if let candidate, !found.contains(where: { $0.localID == candidate.localID }) { found.append(candidate) }
         }
         return found
@@ -21,7 +27,7 @@ extension EmbeddedBackend {
     }
 
     func setDisabled(_ disabled: Bool, localID: String) async throws {
-        _ = try await service.update(RequestBody(["localId": .string(localID), "disableUser": .boolean(disabled)]), Self.admin)
+        _ = try await service.update(UpdateAccountRequest(localID: localID, disabled: disabled), Self.admin)
     }
 
     /// Refresh tokens issued before now stop working: every session signs in again. The second is
@@ -29,16 +35,16 @@ extension EmbeddedBackend {
     /// second is not left valid.
     func revokeSessions(localID: String, now: Int64) async throws {
         let validSince = UserRecord.validSince(revokingAt: now)
-        _ = try await service.update(RequestBody(["localId": .string(localID), "validSince": .string(String(validSince))]), Self.admin)
+        _ = try await service.update(UpdateAccountRequest(localID: localID, validSince: validSince), Self.admin)
     }
 
     func deleteAccount(localID: String) async throws {
-        _ = try await service.delete(RequestBody(["localId": .string(localID)]), Self.admin)
+        _ = try await service.delete(DeleteAccountRequest(localID: localID), Self.admin)
     }
 
     /// Mails the account a password-reset or verify-email link, as `sendOobCode` does for an admin.
     func sendMail(_ type: OobRequestType, email: String) async throws {
-        _ = try await service.sendOobCode(RequestBody(["requestType": .string(type.rawValue), "email": .string(email)]), Self.admin)
+        _ = try await service.sendOobCode(SendOobCodeRequest(requestType: type, email: email), Self.admin)
     }
 
     /// Whether mails can be sent at all (a relay is configured).

@@ -1,4 +1,6 @@
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// The Identity-Toolkit-compatible backend built into LinkDomain: accounts in a SQLite file, codes,
@@ -6,8 +8,10 @@ import Logging
 public struct EmbeddedBackend: Sendable {
     let service: AccountService
 
-    public init(store: any AuthStore, configuration: LinkDomainConfiguration, clock: any WallClock = SystemClock(),
-                outbox: MailOutbox? = nil, pendingWork: PendingWork = PendingWork(), logger: Logger) {
+    public init(
+        store: any AuthStore, configuration: LinkDomainConfiguration, clock: any WallClock = SystemClock(),
+        outbox: MailOutbox? = nil, pendingWork: PendingWork = PendingWork(), logger: Logger
+    ) {
         var settings = EmbeddedBackendSettings(
             projectID: configuration.backend.projectID, apiKey: configuration.backend.apiKey, publicBaseURL: configuration.publicBaseURL,
             linkHost: configuration.publicHost,
@@ -19,17 +23,17 @@ public struct EmbeddedBackend: Sendable {
         settings.clientAPIKeys = configuration.backend.clientAPIKeys
         settings.adminKeys = configuration.backend.adminKeys
         settings.serviceAccount = configuration.backend.serviceAccount
-        service = AccountService(settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
-                                 clock: clock, logger: logger, outbox: outbox, pendingWork: pendingWork)
+        service = AccountService(
+            settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),
+            clock: clock, logger: logger, outbox: outbox, pendingWork: pendingWork)
     }
 
-    /// The Identity Toolkit, Secure Token and emulator endpoints.
-    ///
-    /// - Parameter clientAddress: the caller's address as the abuse limits see it.
-    func routes<Context: RequestContext>(context: Context.Type, clientAddress: @escaping @Sendable (Request, Context) -> String = { _, _ in "" })
+    /// The Identity Toolkit, Secure Token and emulator endpoints; each call's client is the one
+    /// ``ClientAddressMiddleware`` put in the context.
+    func routes<Context: ClientAddressRequestContext>(context: Context.Type)
         -> RouteCollection<Context>
     {
-        let routes = IdentityToolkitController<Context>(service: service, clientAddress: clientAddress).routes
+        let routes = IdentityToolkitController<Context>(service: service).routes
         // The public keys of its ID tokens, where Google publishes Firebase's, for whoever verifies them.
         routes.get(RouterPath(RoutePaths.idTokenKeys)) { [service] _, _ in
             var response = Response.json(try await service.tokens.publishedKeys())

@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import Synchronization
 
 /// How the embedded backend behaves, from the configuration.
@@ -25,8 +27,10 @@ public struct EmbeddedBackendSettings: Sendable {
     /// scrypt's cost for new password hashes (existing hashes keep their own).
     package var passwordHashRounds = PasswordHasher.defaultRounds
 
-    public init(projectID: String, apiKey: String, publicBaseURL: String, linkHost: String, authorizedDomains: [String],
-                emailEnumerationProtection: Bool = true, codeLifetimeSeconds: Int = 3600) {
+    public init(
+        projectID: String, apiKey: String, publicBaseURL: String, linkHost: String, authorizedDomains: [String],
+        emailEnumerationProtection: Bool = true, codeLifetimeSeconds: Int = 3600
+    ) {
         self.projectID = projectID
         self.apiKey = apiKey
         self.publicBaseURL = publicBaseURL

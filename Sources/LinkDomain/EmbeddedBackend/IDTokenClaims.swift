@@ -1,5 +1,7 @@
 import Foundation
 import JWTKit
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The claims of a Firebase ID token (and of a session cookie, which carries the same ones under
 /// another issuer): the standard ones by name, an account's custom claims beside them at the top level.
@@ -51,8 +53,10 @@ struct IDTokenClaims: JWTPayload, Equatable {
         init?(intValue: Int) { nil }
     }
 
-    init(iss: String, aud: String, authTime: Int64, userID: String, sub: String, iat: Int64, exp: Int64, email: String?, emailVerified: Bool?,
-         phoneNumber: String?, name: String?, picture: String?, providerID: String?, firebase: FirebaseClaim, custom: [String: JSONValue]) {
+    init(
+        iss: String, aud: String, authTime: Int64, userID: String, sub: String, iat: Int64, exp: Int64, email: String?, emailVerified: Bool?,
+        phoneNumber: String?, name: String?, picture: String?, providerID: String?, firebase: FirebaseClaim, custom: [String: JSONValue]
+    ) {
         self.iss = iss
         self.aud = aud
         self.authTime = authTime

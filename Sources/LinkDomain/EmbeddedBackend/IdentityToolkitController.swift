@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 
@@ -8,10 +10,8 @@ import NIOCore
 /// an emulator (`FIREBASE_AUTH_EMULATOR_HOST`, `useEmulator`) talk to it unchanged.
 ///
 /// Every operation is in ``IdentityToolkitOperation/all``, one line each.
-struct IdentityToolkitController<Context: RequestContext>: Sendable {
+struct IdentityToolkitController<Context: ClientAddressRequestContext>: Sendable {
     let service: AccountService
-    /// The caller's address as the abuse limits see it: what per-client shares and budgets count by.
-    var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -58,7 +58,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         routes.post("/securetoken.googleapis.com/v1/token") { request, context in
             await answer(context) {
                 try authorize(request, isAdmin: false)
-                return json(try await service.refresh(try await requestBody(request, context: context)))
+                return json(try await service.refresh(try await requestBody(request, context: context).decode()))
             }
         }
         // The emulator's outbox: every live code with its address. Only a developer's own machine has it.
@@ -77,7 +77,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
                 await answer(context) { json(try service.emulatorConfig(patch: nil)) }
             }
             routes.patch("/emulator/v1/projects/:projectID/config") { request, context in
-                await answer(context) { json(try service.emulatorConfig(patch: try await requestBody(request, context: context))) }
+                await answer(context) { json(try service.emulatorConfig(patch: try await requestBody(request, context: context).decode())) }
             }
         }
         return routes
@@ -115,7 +115,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
             }
         }
         guard rest.count == 1, let name = rest.first, let operation = IdentityToolkitOperation.byName[String(name)],
-              bodyFromQuery == (operation.method == .get)
+            bodyFromQuery == (operation.method == .get)
         else { throw IdentityToolkitError.notFound(request.uri.path) }
         return try await run(operation, request, context: context, call: call)
     }
@@ -124,7 +124,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         try authorize(request, isAdmin: call.isAdmin)
         var call = call
         call.languageCode = request.headers[.firebaseLocale]
-        call.clientAddress = clientAddress(request, context)
+        call.clientAddress = context.clientAddress
         let body: RequestBody
         if operation.method == .get {
             // A query is form-encoded: the same reading, and the same limits, as a form body.
@@ -134,7 +134,7 @@ struct IdentityToolkitController<Context: RequestContext>: Sendable {
         } else {
             body = try await requestBody(request, context: context, large: operation.takesLargeBody)
         }
-        if call.tenantID.isEmpty, let tenant = body.string("tenantId") { call.tenantID = tenant }
+        if call.tenantID.isEmpty, let tenant = try body.decode(RequestTenant.self).tenantID { call.tenantID = tenant }
         return json(try await operation.serve(service, body, call))
     }
 
@@ -190,15 +190,19 @@ extension IdentityToolkitController {
             return response
         } catch StoreError.unavailable {
             // The database is away or slow: say so at once, and when to try again.
-            var response = Response.json(IdentityToolkitError(.internalError, detail: "the database is unavailable; try again shortly",
-                                                              status: .serviceUnavailable).body, status: .serviceUnavailable)
+            var response = Response.json(
+                IdentityToolkitError(
+                    .internalError, detail: "the database is unavailable; try again shortly",
+                    status: .serviceUnavailable
+                ).body, status: .serviceUnavailable)
             response.headers[.retryAfter] = "5"
             return response
         } catch let error as StoreError {
             context.logger.error("storage failure", metadata: ["error": .string("\(error)")])
         } catch let error as any HTTPResponseError {
-            return Response.json(IdentityToolkitError(.requestRejected, detail: error.status.reasonPhrase, status: error.status).body,
-                                     status: error.status)
+            return Response.json(
+                IdentityToolkitError(.requestRejected, detail: error.status.reasonPhrase, status: error.status).body,
+                status: error.status)
         } catch {
             context.logger.error("backend failure", metadata: ["error": .string(String(describing: type(of: error)))])
         }

@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Every Identity Toolkit operation the embedded backend serves, once: its v1 name, the legacy v3
 /// `relyingparty/` name that maps to it, how it is called and what serves it. The routes, the
@@ -14,14 +16,18 @@ package struct IdentityToolkitOperation: Sendable {
     var method = HTTPRequest.Method.post
     /// Imports carry up to 1000 accounts with their hashes: their bodies may be larger than other calls'.
     var takesLargeBody = false
+    /// Reads the body as the operation's own request type, then runs it.
     package let serve: Serve
 
-    init(_ name: String, legacyName: String? = nil, method: HTTPRequest.Method = .post, takesLargeBody: Bool = false, serve: @escaping Serve) {
+    init<Request: Decodable & Sendable>(
+        _ name: String, legacyName: String? = nil, method: HTTPRequest.Method = .post, takesLargeBody: Bool = false,
+        serve: @escaping @Sendable (AccountService, Request, CallContext) async throws -> any Encodable & Sendable
+    ) {
         self.name = name
         self.legacyName = legacyName
         self.method = method
         self.takesLargeBody = takesLargeBody
-        self.serve = serve
+        self.serve = { service, body, call in try await serve(service, try body.decode(Request.self), call) }
     }
 
     static let all: [IdentityToolkitOperation] = [

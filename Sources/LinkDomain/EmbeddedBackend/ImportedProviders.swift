@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Federated identities an import brought along (`google.com`, ...), stored as a JSON list on the account.
 enum ImportedProviders {

@@ -1,6 +1,8 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Password hashes brought in by `accounts:batchCreate`, kept in their own algorithm and checked
 /// with it, so a team's exported users keep their passwords. Stored as `algorithm$parameters$...`
@@ -43,28 +45,31 @@ enum PasswordFormats {
     }
 
     /// The algorithm a `batchCreate` body names, or Google's error for a missing or out-of-range parameter.
-    static func algorithm(_ body: RequestBody) throws(IdentityToolkitError) -> Algorithm {
-        func bytes(_ name: String) -> [UInt8]? { body.string(name).flatMap(decodeBase64).map(Array.init) }
-        func integer(_ name: String, _ range: ClosedRange<Int64>) throws(IdentityToolkitError) -> Int? {
-            try body.integer(name, in: range, error: IdentityToolkitError(.invalidArgument, detail: "\(name) is out of range")).map(Int.init)
+    static func algorithm(_ request: BatchCreateRequest) throws(IdentityToolkitError) -> Algorithm {
+        func bytes(_ base64: String?) -> [UInt8]? { base64.flatMap(decodeBase64).map(Array.init) }
+        func integer(_ field: WholeNumber, _ name: String, _ range: ClosedRange<Int64>) throws(IdentityToolkitError) -> Int? {
+            try field.within(range, else: IdentityToolkitError(.invalidArgument, detail: "\(name) is out of range")).map(Int.init)
         }
-        let name = body.string("hashAlgorithm") ?? ""
+        let name = request.hashAlgorithm ?? ""
         switch name {
         case "SCRYPT":
-            guard let key = bytes("signerKey") else { throw IdentityToolkitError(.invalidArgument, detail: "SCRYPT needs signerKey") }
-            let rounds = try integer("rounds", 1...8) ?? 8, memoryCost = try integer("memoryCost", 1...14) ?? 14
-            return .firebaseScrypt(signerKey: key, saltSeparator: bytes("saltSeparator") ?? [], rounds: rounds, memoryCost: memoryCost)
+            guard let key = bytes(request.signerKey) else { throw IdentityToolkitError(.invalidArgument, detail: "SCRYPT needs signerKey") }
+            let rounds = try integer(request.rounds, "rounds", 1...8) ?? 8
+            let memoryCost = try integer(request.memoryCost, "memoryCost", 1...14) ?? 14
+            return .firebaseScrypt(signerKey: key, saltSeparator: bytes(request.saltSeparator) ?? [], rounds: rounds, memoryCost: memoryCost)
         case "STANDARD_SCRYPT":
-            let cost = try integer("cpuMemCost", 2...1_048_576) ?? 16384, block = try integer("blockSize", 1...64) ?? 8
-            let parallel = try integer("parallelization", 1...16) ?? 1, length = try integer("dkLen", 1...128) ?? 64
+            let cost = try integer(request.cpuMemCost, "cpuMemCost", 2...1_048_576) ?? 16384
+            let block = try integer(request.blockSize, "blockSize", 1...64) ?? 8
+            let parallel = try integer(request.parallelization, "parallelization", 1...16) ?? 1
+            let length = try integer(request.dkLen, "dkLen", 1...128) ?? 64
             if let refusal = scryptRefusal(cost: cost, blockSize: block, parallelization: parallel) {
                 throw IdentityToolkitError(.invalidArgument, detail: refusal)
             }
             return .standardScrypt(cpuMemoryCost: cost, blockSize: block, parallelization: parallel, keyLength: length)
         case "PBKDF2_SHA256":
-            return .pbkdf2SHA256(rounds: try integer("rounds", 1...120_000) ?? 10000)
+            return .pbkdf2SHA256(rounds: try integer(request.rounds, "rounds", 1...120_000) ?? 10000)
         case "HMAC_SHA256":
-            guard let key = bytes("signerKey") else { throw IdentityToolkitError(.invalidArgument, detail: "HMAC_SHA256 needs signerKey") }
+            guard let key = bytes(request.signerKey) else { throw IdentityToolkitError(.invalidArgument, detail: "HMAC_SHA256 needs signerKey") }
             return .hmacSHA256(key: key)
         case "BCRYPT":
             return .bcrypt
@@ -101,8 +106,9 @@ enum PasswordFormats {
             guard parts.count == 7, let rounds = number(1), (1...8).contains(rounds), let memoryCost = number(2), (1...14).contains(memoryCost),
                 let key = data(3),
                 let separator = data(4), let salt = data(5), let expected = data(6),
-                let derived = try? KDF.Scrypt.deriveKey(from: secret, salt: salt + separator, outputByteCount: 32, rounds: 1 << memoryCost,
-                                                        blockSize: rounds, parallelism: 1, maxMemory: maximumScryptMemory),
+                let derived = try? KDF.Scrypt.deriveKey(
+                    from: secret, salt: salt + separator, outputByteCount: 32, rounds: 1 << memoryCost,
+                    blockSize: rounds, parallelism: 1, maxMemory: maximumScryptMemory),
                 let nonce = try? AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16)),
                 let encrypted = try? AES._CTR.encrypt(key, using: derived, nonce: nonce)
             else { return false }
@@ -112,15 +118,17 @@ enum PasswordFormats {
             guard parts.count == 7, let cost = number(1), let block = number(2), let parallel = number(3), let length = number(4),
                 (1...128).contains(length), scryptRefusal(cost: cost, blockSize: block, parallelization: parallel) == nil,
                 let salt = data(5), let expected = data(6),
-                let derived = try? KDF.Scrypt.deriveKey(from: secret, salt: salt, outputByteCount: length, rounds: cost, blockSize: block,
-                                                        parallelism: parallel, maxMemory: maximumScryptMemory)
+                let derived = try? KDF.Scrypt.deriveKey(
+                    from: secret, salt: salt, outputByteCount: length, rounds: cost, blockSize: block,
+                    parallelism: parallel, maxMemory: maximumScryptMemory)
             else { return false }
             return ConstantTime.equal(derived.withUnsafeBytes { Array($0) }, expected)
         case "pbkdf2-sha256":
             guard parts.count == 4, let rounds = number(1), (1...120_000).contains(rounds), let salt = data(2), let expected = data(3),
                 (1...64).contains(expected.count),
-                let derived = try? KDF.Insecure.PBKDF2.deriveKey(from: secret, salt: salt, using: .sha256, outputByteCount: max(1, expected.count),
-                                                                 unsafeUncheckedRounds: rounds)
+                let derived = try? KDF.Insecure.PBKDF2.deriveKey(
+                    from: secret, salt: salt, using: .sha256, outputByteCount: max(1, expected.count),
+                    unsafeUncheckedRounds: rounds)
             else { return false }
             return ConstantTime.equal(derived.withUnsafeBytes { Array($0) }, expected)
         case "hmac-sha256":

@@ -1,6 +1,8 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -19,8 +21,10 @@ struct PasswordHasher: Sendable {
         var generator = SystemRandomNumberGenerator()
         for index in salt.indices { salt[index] = generator.next() }
         let key = try derive(password, salt: salt, rounds: rounds, blockSize: blockSize, parallelism: parallelism)
-        return ["scrypt", String(rounds), String(blockSize), String(parallelism),
-                Data(salt).base64EncodedString(), Data(key).base64EncodedString()].joined(separator: "$")
+        return [
+            "scrypt", String(rounds), String(blockSize), String(parallelism),
+            Data(salt).base64EncodedString(), Data(key).base64EncodedString(),
+        ].joined(separator: "$")
     }
 
     /// Whether `password` matches `stored`: this backend's own scrypt hashes, or an imported one (``PasswordFormats``).

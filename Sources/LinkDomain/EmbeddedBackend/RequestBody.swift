@@ -1,68 +1,28 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
-/// A JSON request body with typed, lenient accessors: Identity Toolkit requests carry many
-/// optional fields, and clients send numbers as strings and single values where lists are allowed.
+/// A request body as ``RequestBodyDecoder`` let it through: a JSON object (or form) within every
+/// limit. Each operation reads its own typed request from it (``decode(_:)``); nothing reads its
+/// fields by name.
 package struct RequestBody: Sendable {
-    var fields: [String: JSONValue]
+    let fields: [String: JSONValue]
+    /// The checked fields written out once, for every type read from them (the tenant, then the request).
+    private let json: Data
 
-    package init(_ fields: [String: JSONValue] = [:]) {
+    init(_ fields: [String: JSONValue] = [:]) {
         self.fields = fields
+        // A JSON value always encodes; the empty object stands in for the impossible failure.
+        json = (try? JSONEncoder().encode(JSONValue.object(fields))) ?? Data("{}".utf8)
     }
 
-    func string(_ name: String) -> String? {
-        switch fields[name] {
-        case .string(let value)?: value.isEmpty ? nil : value
-        case .integer(let value)?: String(value)
-        default: nil
+    /// The body as `Request`, read with Identity Toolkit's leniency (each request's `init(from:)`).
+    package func decode<Request: Decodable>(_ type: Request.Type = Request.self) throws(IdentityToolkitError) -> Request {
+        do {
+            return try JSONDecoder().decode(Request.self, from: json)
+        } catch {
+            // The requests read every field leniently: only a body that is not an object gets here.
+            throw IdentityToolkitError(.invalidJSON, detail: "the request body is not a JSON object")
         }
     }
-
-    /// The string as sent, empty included: `""` is a value a client chose, not an absent field.
-    func rawString(_ name: String) -> String? {
-        if case .string(let value)? = fields[name] { return value }
-        return nil
-    }
-
-    /// A field as JSON text (a JSON string's content, or an object written out), for `customAttributes`.
-    func jsonText(_ name: String) -> String? {
-        switch fields[name] {
-        case .string(let value)?: return value
-        case .object?:
-            guard let value = fields[name], let data = try? JSONEncoder().encode(value) else { return nil }
-            return String(decoding: data, as: UTF8.self)
-        default: return nil
-        }
-    }
-
-    func bool(_ name: String) -> Bool? {
-        switch fields[name] {
-        case .boolean(let value)?: value
-        case .string("true")?: true
-        case .string("false")?: false
-        default: nil
-        }
-    }
-
-    /// A whole number within `range`, sent as a JSON number or a decimal string; `error` otherwise.
-    func integer(_ name: String, in range: ClosedRange<Int64>, error: IdentityToolkitError) throws(IdentityToolkitError) -> Int64? {
-        let value: Int64?
-        switch fields[name] {
-        case nil, .null?: return nil
-        case .integer(let integer)?: value = Int64(exactly: integer)
-        case .string(let text)?: value = Int64(text)
-        default: value = nil
-        }
-        guard let value, range.contains(value) else { throw error }
-        return value
-    }
-
-    func strings(_ name: String) -> [String] {
-        switch fields[name] {
-        case .string(let value)?: [value]
-        case .list(let values)?: values.compactMap { if case .string(let value) = $0 { value } else { nil } }
-        default: []
-        }
-    }
-
-    func has(_ name: String) -> Bool { fields[name] != nil && fields[name] != .null }
 }

@@ -1,4 +1,6 @@
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 extension RequestBodyDecoder {

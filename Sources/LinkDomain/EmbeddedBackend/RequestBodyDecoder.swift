@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Decodes every Identity Toolkit request body, JSON or form-encoded, into a ``RequestBody``,
 /// refusing what no client sends: bodies over 64 KiB, nesting deeper than a few levels, lists
@@ -9,8 +12,9 @@ package enum RequestBodyDecoder {
     /// An import's body (up to 1000 accounts with their hashes, as Google takes).
     static let maximumLargeBodyBytes = 1024 * 1024
     /// The answer to a body over ``maximumBodyBytes``, whether the server stopped reading it or the decoder measured it.
-    static let bodyTooLarge = IdentityToolkitError(.invalidArgument, detail: "the request body is larger than \(maximumBodyBytes) bytes",
-                                                   status: .contentTooLarge)
+    static let bodyTooLarge = IdentityToolkitError(
+        .invalidArgument, detail: "the request body is larger than \(maximumBodyBytes) bytes",
+        status: .contentTooLarge)
     /// Request bodies are flat objects of strings, numbers and short lists of strings or objects.
     static let maximumDepth = 8
     /// Batch calls take up to 1000 accounts or IDs, as Google's do.
@@ -22,15 +26,26 @@ package enum RequestBodyDecoder {
         /// Count characters (passwords, names people type) rather than UTF-8 bytes (identifiers, URLs).
         var countsCharacters = false
         var error: IdentityToolkitError
+
+        /// Throws ``error`` when `value` is longer than allowed.
+        func check(_ value: String) throws(IdentityToolkitError) {
+            // The byte count bounds the character count: only count characters when the bytes could exceed the limit.
+            if value.utf8.count > maximum && (!countsCharacters || value.count > maximum) { throw error }
+        }
     }
+
+    /// A password: at most 4096 characters, as Identity Toolkit's password policy caps it.
+    static let passwordLimit = FieldLimit(
+        maximum: 4096, countsCharacters: true,
+        error: IdentityToolkitError(
+            .passwordDoesNotMeetRequirements,
+            detail: "Missing password requirements: [Password may contain at most 4096 characters]"))
+    static let oobCodeLimit = FieldLimit(maximum: 256, error: .invalidOobCode)
 
     /// Fields Identity Toolkit bounds; any other string is held to ``defaultLimit``.
     static let limits: [String: FieldLimit] = {
         let email = FieldLimit(maximum: 254, error: .invalidEmail)
-        let password = FieldLimit(
-            maximum: 4096, countsCharacters: true,
-            error: IdentityToolkitError(.passwordDoesNotMeetRequirements,
-                                        detail: "Missing password requirements: [Password may contain at most 4096 characters]"))
+        let password = passwordLimit
         let url = 2048
         return [
             "email": email, "identifier": email,
@@ -52,7 +67,7 @@ package enum RequestBodyDecoder {
             "idToken": FieldLimit(maximum: 8192, error: .invalidIDToken),
             "refresh_token": FieldLimit(maximum: 1024, error: .invalidRefreshToken),
             "refreshToken": FieldLimit(maximum: 1024, error: .invalidRefreshToken),
-            "oobCode": FieldLimit(maximum: 256, error: .invalidOobCode),
+            "oobCode": oobCodeLimit,
             "requestType": FieldLimit(maximum: 64, error: IdentityToolkitError(.invalidRequestType)),
             "sessionId": FieldLimit(maximum: 256, error: IdentityToolkitError(.invalidSessionID)),
             // Custom claims: Google's limit is 1000 bytes of JSON.
@@ -136,8 +151,7 @@ package enum RequestBodyDecoder {
     private static func check(_ value: JSONValue, limit: FieldLimit) throws(IdentityToolkitError) {
         switch value {
         case .string(let string):
-            // The byte count bounds the character count: only count characters when the bytes could exceed the limit.
-            if string.utf8.count > limit.maximum && (!limit.countsCharacters || string.count > limit.maximum) { throw limit.error }
+            try limit.check(string)
         case .list(let elements):
             guard elements.count <= maximumListCount else {
                 throw IdentityToolkitError(.invalidArgument, detail: "a list holds more than \(maximumListCount) items")

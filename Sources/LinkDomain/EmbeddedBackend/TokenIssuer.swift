@@ -2,6 +2,8 @@ import Crypto
 import CryptoExtras
 import Foundation
 import JWTKit
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Issues and verifies ID tokens (ES256 JWTs, signed with a key generated on first run and kept in
 /// the store) and opaque refresh tokens.
@@ -103,8 +105,11 @@ package actor TokenIssuer {
     /// `GetSessionCookiePublicKeysResponse` (JWKs with `kty`, `alg`, `use`, `kid`, `n`, `e`).
     func sessionCookiePublicKeys() async throws -> JWKSet {
         let (modulus, exponent) = try await sessionCookieKeys().publicKey.getKeyPrimitives()
-        return JWKSet(keys: [.init(kty: "RSA", alg: "RS256", kid: Self.sessionCookieKeyID, n: Base64URL.encode(Array(modulus)),
-                                   e: Base64URL.encode(Array(exponent)))])
+        return JWKSet(keys: [
+            .init(
+                kty: "RSA", alg: "RS256", kid: Self.sessionCookieKeyID, n: Base64URL.encode(Array(modulus)),
+                e: Base64URL.encode(Array(exponent)))
+        ])
     }
 
     static func claims(for user: UserRecord, provider: String, projectID: String, authTime: Int64, now: Int64) -> IDTokenClaims {
@@ -132,7 +137,7 @@ package actor TokenIssuer {
     /// an hour-long token is built around).
     func claims(of token: String) async -> IDTokenClaims? {
         guard let claims = try? await keyCollection().verify(token, as: IDTokenClaims.self), claims.aud == projectID,
-              claims.iss == idTokenIssuer, !claims.sub.isEmpty, claims.sub == claims.userID
+            claims.iss == idTokenIssuer, !claims.sub.isEmpty, claims.sub == claims.userID
         else {
             return nil
         }

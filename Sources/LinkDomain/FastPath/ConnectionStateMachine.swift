@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// What the fast path does with each part of each request on a connection, decided without a

@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// An email action's form answered on the event loop, when the backend has the link's code at
 /// hand without waiting (``AuthBackend/checkCodeWithoutWaiting(_:)``: the embedded backend on
 /// SQLite) and it is live: the router's form (``ModeFormWriter``), after the router's page-check

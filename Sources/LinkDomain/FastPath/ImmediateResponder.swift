@@ -1,9 +1,11 @@
+import LinkDomainCore
+import LinkDomainStorage
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import HTTPTypes
 import Logging
@@ -27,8 +29,10 @@ struct ImmediateResponder: Sendable {
         /// `Host`, or HTTP/2's `:authority`.
         var host: String?
 
-        init(userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil, acceptLanguage: String? = nil,
-             host: String? = nil) {
+        init(
+            userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil, acceptLanguage: String? = nil,
+            host: String? = nil
+        ) {
             self.userAgent = userAgent
             self.platformHint = platformHint
             self.ifNoneMatch = ifNoneMatch
@@ -37,8 +41,9 @@ struct ImmediateResponder: Sendable {
         }
 
         init(_ fields: HTTPFields, authority: String? = nil) {
-            self.init(userAgent: fields[.userAgent], platformHint: fields[.secCHUAPlatform], ifNoneMatch: fields[.ifNoneMatch],
-                      acceptLanguage: fields[.acceptLanguage], host: authority)
+            self.init(
+                userAgent: fields[.userAgent], platformHint: fields[.secCHUAPlatform], ifNoneMatch: fields[.ifNoneMatch],
+                acceptLanguage: fields[.acceptLanguage], host: authority)
         }
     }
 
@@ -65,8 +70,10 @@ struct ImmediateResponder: Sendable {
     /// In development, the hosts answered (others are the router's 421); nil in a deployment.
     let developmentHosts: DevelopmentHosts?
 
-    init(configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], writer: LinkAnswerWriter,
-         shortLinks: CachedLinkStore, linkEvents: LinkEventRecorder) {
+    init(
+        configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], writer: LinkAnswerWriter,
+        shortLinks: CachedLinkStore, linkEvents: LinkEventRecorder
+    ) {
         self.shortLinks = shortLinks
         self.linkEvents = linkEvents
         self.files = files
@@ -74,10 +81,12 @@ struct ImmediateResponder: Sendable {
         self.router = writer.pages.router
         // Only where development mode comes from a loopback server: a CI container that forces it
         // is reached by other containers under names of their own.
-        developmentHosts = configuration.mode == .development && !configuration.isDevelopmentForced
+        developmentHosts =
+            configuration.mode == .development && !configuration.isDevelopmentForced
             ? DevelopmentHosts(publicHost: configuration.publicHost.lowercased(), pivotHost: writer.pages.router.pivotHost) : nil
-        self.stylesheet = ImmediateResponse(status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
-                                            body: ByteBuffer(bytes: stylesheet))
+        self.stylesheet = ImmediateResponse(
+            status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=86400"],
+            body: ByteBuffer(bytes: stylesheet))
         let fixed: [(String, Kind)] = [
             (RoutePaths.appleAssociation, .appleAssociation), (RoutePaths.appleAssociationAtRoot, .appleAssociation),
             (RoutePaths.androidAssociation, .androidAssociation), (RoutePaths.stylesheet, .stylesheet),
@@ -93,10 +102,11 @@ struct ImmediateResponder: Sendable {
     func match(_ path: UnsafeRawBufferPointer) -> (kind: Kind, route: String)? {
         for route in routes where route.path.utf8.count == path.count {
             // The paths are literals and configuration: native strings, whose bytes are at hand.
-            let equal = route.path.utf8.withContiguousStorageIfAvailable { bytes in
-                guard let wanted = bytes.baseAddress, let given = path.baseAddress else { return bytes.isEmpty }
-                return memcmp(wanted, given, path.count) == 0
-            } ?? route.path.utf8.elementsEqual(path)
+            let equal =
+                route.path.utf8.withContiguousStorageIfAvailable { bytes in
+                    guard let wanted = bytes.baseAddress, let given = path.baseAddress else { return bytes.isEmpty }
+                    return memcmp(wanted, given, path.count) == 0
+                } ?? route.path.utf8.elementsEqual(path)
             if equal { return (route.kind, route.path) }
         }
         guard path.first == UInt8(ascii: "/"), ShortLinkPath.suffix(ofPath: Substring(decoding: path, as: UTF8.self)) != nil else { return nil }
@@ -126,8 +136,10 @@ struct ImmediateResponder: Sendable {
     /// short link counts its events, as the router's answer does.
     /// - Parameter peer: the connection's peer address, whose page-check budget a form takes from
     ///   (read only for a form); without one, forms are the router's.
-    func answer(to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders, peer: () -> String? = { nil },
-                logger: Logger) -> Answer? {
+    func answer(
+        to kind: Kind, method: HTTPRequest.Method, path: Substring, query: Substring?, headers: RequestHeaders, peer: () -> String? = { nil },
+        logger: Logger
+    ) -> Answer? {
         switch kind {
         case .appleAssociation:
             return .response(files.apple.response(ifNoneMatch: headers.ifNoneMatch))
@@ -141,16 +153,20 @@ struct ImmediateResponder: Sendable {
             let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
             guard let record = shortLinks.cached(suffix: suffix) else { return nil }
-            return answer(LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), method: method,
-                          headers: headers, peer: peer, suffix: suffix, logger: logger)
+            return answer(
+                LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), method: method,
+                headers: headers, peer: peer, suffix: suffix, logger: logger)
         }
     }
 
-    private func answer(_ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
-                        logger: Logger) -> Answer? {
+    private func answer(
+        _ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
+        logger: Logger
+    ) -> Answer? {
         let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
-        let answer = router.answer(link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
-                                   host: headers.host)
+        let answer = router.answer(
+            link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
+            host: headers.host)
         // `/` carries Dynamic Links only: without one it is the router's 404, whatever page its query asks for (`/?d=1`).
         // A redirect came from a link in the query, so only pages are checked.
         if case .redirect = answer.reply {

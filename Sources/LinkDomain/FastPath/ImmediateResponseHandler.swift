@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -101,8 +103,9 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
     private func makeRefusal(_ request: HTTPRequest, context: ChannelHandlerContext) -> Answer {
         // HTTP/2 has no Connection field and no upgrades; a CONNECT stream is refused alone.
         let response = UpgradeRefusal.response(to: request, closing: isHTTP1(context))
-        return Answer(response: response, request: request, route: "refused", path: request.method == .connect ? "-" : request.path ?? "-",
-                      start: .now)
+        return Answer(
+            response: response, request: request, route: "refused", path: request.method == .connect ? "-" : request.path ?? "-",
+            start: .now)
     }
 
     private func isHTTP1(_ context: ChannelHandlerContext) -> Bool {
@@ -111,8 +114,9 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
 
     private func answer(_ request: HTTPRequest, peer: () -> String?) -> Answer? {
         guard request.method == .get || request.method == .head, let target = request.path,
-              AdmissionPolicy.mayAnswerOnEventLoop(targetBytes: target.utf8.count, headerBytes: AdmissionPolicy.headerBytes(request.headerFields),
-                                                   keepsConnection: AdmissionPolicy.keepsConnection(request.headerFields))
+            AdmissionPolicy.mayAnswerOnEventLoop(
+                targetBytes: target.utf8.count, headerBytes: AdmissionPolicy.headerBytes(request.headerFields),
+                keepsConnection: AdmissionPolicy.keepsConnection(request.headerFields))
         else { return nil }
         // A host development does not answer gets the router's 421.
         if let hosts = responder.developmentHosts, !hosts.allows(request.authority) { return nil }
@@ -120,12 +124,14 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let path = mark.map { target[..<$0] } ?? target[...]
         guard let (kind, route) = responder.match(path),
-              let answer = responder.answer(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
-                                            headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority), peer: peer,
-                                            logger: logger)
+            let answer = responder.answer(
+                to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
+                headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority), peer: peer,
+                logger: logger)
         else { return nil }
-        return Answer(response: answer.response, request: request, route: route,
-                      path: String(path), start: start)
+        return Answer(
+            response: answer.response, request: request, route: route,
+            path: String(path), start: start)
     }
 
     private func write(_ answer: Answer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
@@ -133,9 +139,10 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         var headers = response.headers
         if headers[.contentLength] == nil, response.status != .notModified { headers[.contentLength] = String(response.body?.readableBytes ?? 0) }
         headers[.date] = HTTPDate.now
-        finisher.finish(&headers, status: response.status, method: answer.request.method, path: answer.path, route: answer.route,
-                        peer: context.channel.remoteAddress?.ipAddress, requestHeaders: answer.request.headerFields, since: answer.start,
-                        logger: logger)
+        finisher.finish(
+            &headers, status: response.status, method: answer.request.method, path: answer.path, route: answer.route,
+            peer: context.channel.remoteAddress?.ipAddress, requestHeaders: answer.request.headerFields, since: answer.start,
+            logger: logger)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: response.status, headerFields: headers))), promise: nil)
         if let body = response.body, answer.request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)

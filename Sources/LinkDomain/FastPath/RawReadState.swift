@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// How ``RawRequestHandler`` reads a connection, decided without a channel: what to do with the

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 
@@ -123,8 +125,11 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(_ head: RawRequestHead, in bytes: ByteBuffer, context: ChannelHandlerContext) -> Bool {
         let start = ContinuousClock.now
         return bytes.withUnsafeReadableBytes { raw in
-            guard let answer = responder.answer(head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache,
-                                                allocator: context.channel.allocator, logger: logger) else { return false }
+            guard
+                let answer = responder.answer(
+                    head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache,
+                    allocator: context.channel.allocator, logger: logger)
+            else { return false }
             context.write(wrapOutboundOut(.byteBuffer(answer.bytes)), promise: nil)
             responder.record(answer, head: head, in: raw, since: start, logger: logger)
             return true

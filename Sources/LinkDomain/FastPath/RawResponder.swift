@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 
@@ -37,8 +39,10 @@ struct RawResponder: Sendable {
     }
 
     /// The answer to the GET whose head starts `bytes`, or nil when it is the router's.
-    func answer(_ head: RawRequestHead, in bytes: UnsafeRawBufferPointer, peer: () -> String?, cache: inout Cache,
-                allocator: ByteBufferAllocator, logger: Logger) -> Answer? {
+    func answer(
+        _ head: RawRequestHead, in bytes: UnsafeRawBufferPointer, peer: () -> String?, cache: inout Cache,
+        allocator: ByteBufferAllocator, logger: Logger
+    ) -> Answer? {
         // Limits are the router's to answer.
         guard head.isAnswerable, AdmissionPolicy.mayAnswerOnEventLoop(targetBytes: head.target.count, headerBytes: head.headerBytes) else {
             return nil
@@ -58,9 +62,10 @@ struct RawResponder: Sendable {
         let targetText = String(decoding: target, as: UTF8.self)
         let query = mark.map { targetText.utf8.index(targetText.startIndex, offsetBy: $0 + 1) }.map { targetText[$0...] }
         let path = mark.map { targetText[..<targetText.utf8.index(targetText.startIndex, offsetBy: $0)] } ?? targetText[...]
-        let headers = ImmediateResponder.RequestHeaders(userAgent: text(head.userAgent), platformHint: text(head.platformHint),
-                                                        ifNoneMatch: text(head.ifNoneMatch), acceptLanguage: text(head.acceptLanguage),
-                                                        host: immediate.router.pivotHost == nil ? nil : text(head.host))
+        let headers = ImmediateResponder.RequestHeaders(
+            userAgent: text(head.userAgent), platformHint: text(head.platformHint),
+            ifNoneMatch: text(head.ifNoneMatch), acceptLanguage: text(head.acceptLanguage),
+            host: immediate.router.pivotHost == nil ? nil : text(head.host))
         let writer = https ? secure : plain
         let response: ImmediateResponse
         switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers, peer: peer, logger: logger) {
@@ -87,8 +92,9 @@ struct RawResponder: Sendable {
     /// The request metric and log line the router's path records for each answer.
     func record(_ answer: Answer, head: RawRequestHead, in bytes: UnsafeRawBufferPointer, since start: ContinuousClock.Instant, logger: Logger) {
         let target = UnsafeRawBufferPointer(rebasing: bytes[head.target])
-        finisher.record(status: answer.status, method: .get,
-                        path: String(decoding: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)], as: UTF8.self),
-                        route: answer.route, since: start, logger: logger)
+        finisher.record(
+            status: answer.status, method: .get,
+            path: String(decoding: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)], as: UTF8.self),
+            route: answer.route, since: start, logger: logger)
     }
 }

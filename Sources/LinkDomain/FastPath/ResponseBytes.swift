@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// An ``ImmediateResponse`` as HTTP/1.1 bytes, in the order NIO's encoder writes the same response

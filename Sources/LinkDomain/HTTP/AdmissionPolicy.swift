@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The limits every request meets, whichever way it is answered: the event loop answers only
 /// requests inside them and leaves the rest to the router, which refuses them (414, 431) or, for a

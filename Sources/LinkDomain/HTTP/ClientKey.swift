@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Who a per-client budget counts: an IPv4 address, or the /64 an IPv6 address is in. One
 /// subscriber or host is routinely given a whole /64 (2^64 addresses), so counting IPv6 clients by

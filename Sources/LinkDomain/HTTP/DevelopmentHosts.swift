@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// The `Host` names a development server answers: loopback names and addresses, and its public
 /// and pivot hosts. A page on another site can make the browser on the same laptop send requests here under
 /// its own name (DNS rebinding: `rebind.attacker.example` resolving to 127.0.0.1); those get

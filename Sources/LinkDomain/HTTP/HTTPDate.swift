@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// `Date` header values (RFC 9110 §5.6.7), formatted at most once a second.
 enum HTTPDate {

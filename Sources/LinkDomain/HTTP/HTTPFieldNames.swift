@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The header names LinkDomain reads or writes that HTTPTypes does not name itself.
 extension HTTPField.Name {

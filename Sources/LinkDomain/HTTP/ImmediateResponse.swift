@@ -1,5 +1,7 @@
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// A response known from the request head alone: no body to read, nothing to wait for. The

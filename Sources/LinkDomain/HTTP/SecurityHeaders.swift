@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Headers every response carries: no script but the pages' own file (no inline script, nothing
 /// from elsewhere), nothing framed, no Referer (pages carry codes in their URLs); and on HTTPS, HSTS.

@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// LinkDomain switches no protocol and tunnels nothing: a request with `Upgrade` (WebSocket, h2c)
@@ -14,7 +16,8 @@ enum UpgradeRefusal {
 
     /// The refusal; `closing` adds `Connection: close` (HTTP/1.1 only: HTTP/2 forbids the field).
     static func response(to request: HTTPRequest, closing: Bool) -> ImmediateResponse {
-        let text = request.method == .connect
+        let text =
+            request.method == .connect
             ? "400 Bad Request: this server is not a proxy; CONNECT is not served.\n"
             : "400 Bad Request: this server switches no protocol (no WebSocket, no h2c); send the request without Upgrade.\n"
         var headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"]

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// One line per change an operator makes (the console, or the link and mail APIs): who, what,

@@ -1,12 +1,14 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Standard error for log lines. Request lines are gathered and written together, at most
@@ -71,10 +73,10 @@ final class BufferedLogOutput: Sendable {
 /// POSIX `write`, named apart from ``BufferedLogOutput/write(_:gather:)``.
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
-    Glibc.write(descriptor, bytes, count)
+        Glibc.write(descriptor, bytes, count)
     #elseif canImport(Musl)
-    Musl.write(descriptor, bytes, count)
+        Musl.write(descriptor, bytes, count)
     #else
-    Darwin.write(descriptor, bytes, count)
+        Darwin.write(descriptor, bytes, count)
     #endif
 }

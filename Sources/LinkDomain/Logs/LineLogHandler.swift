@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// One log line per event on standard error, readable or JSON:
@@ -115,8 +117,10 @@ extension LineLogHandler {
             return
         }
         let eventKeys = ["duration_ms", "method", "path", "status"]
-        var fields = [(key: "duration_ms", value: LogTime.milliseconds(duration)), ("method", Self.escapingControlCharacters(method)),
-                      ("path", Self.escapingControlCharacters(path)), ("status", String(status))]
+        var fields = [
+            (key: "duration_ms", value: LogTime.milliseconds(duration)), ("method", Self.escapingControlCharacters(method)),
+            ("path", Self.escapingControlCharacters(path)), ("status", String(status)),
+        ]
         // The handler's own (a request ID), unless the event names it.
         for (key, value) in metadata where !eventKeys.contains(key) {
             fields.append((key, Self.escapingControlCharacters("\(value)")))

@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// One structured log line per request: method, path, status, duration.
@@ -15,11 +17,13 @@ enum RequestLog {
             handler.writeRequestLine(method: method.rawValue, path: path, status: status, duration: duration)
             return
         }
-        logger.info("\(message)", metadata: [
-            "method": .string(method.rawValue),
-            "path": .string(path),
-            "status": .stringConvertible(status),
-            "duration_ms": .string(LogTime.milliseconds(duration)),
-        ])
+        logger.info(
+            "\(message)",
+            metadata: [
+                "method": .string(method.rawValue),
+                "path": .string(path),
+                "status": .stringConvertible(status),
+                "duration_ms": .string(LogTime.milliseconds(duration)),
+            ])
     }
 }

@@ -1,6 +1,8 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Signs mails with DKIM (RFC 6376), relaxed/relaxed, with an RSA key (`rsa-sha256`) or an Ed25519
 /// key (`ed25519-sha256`, RFC 8463), so receivers can tie a mail sent through any relay to the
@@ -39,7 +41,8 @@ public struct DKIMSigner: Sendable {
             signedNames.append(name)
             canonical += DKIMCanonicalization.relaxedHeader(field.raw) + "\r\n"
         }
-        let unsigned = "DKIM-Signature: v=1; a=\(key.algorithm); c=relaxed/relaxed; d=\(domain); s=\(selector);\r\n"
+        let unsigned =
+            "DKIM-Signature: v=1; a=\(key.algorithm); c=relaxed/relaxed; d=\(domain); s=\(selector);\r\n"
             + "\tt=\(time); h=\(signedNames.joined(separator: ":")); bh=\(bodyHash);\r\n\tb="
         canonical += DKIMCanonicalization.relaxedHeader(unsigned)
         let data = Array(canonical.utf8)

@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The encodings a mail needs to carry any text through any relay: RFC 2047 encoded words for
 /// header text, quoted-printable (RFC 2045) for bodies. Every line they make stays under 78 bytes.

@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import Mustache
 
 /// Writes the mails: the template of each kind (`Public/mail/templates`, or a deployer's file of
@@ -99,7 +101,8 @@ public struct MailComposer: Sendable {
             let template = templates["\(content.kind.rawValue).\(format)"] ?? templates["action.\(format)"]
             return template?.render(values).trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         }
-        return MailMessage(sender: sender, recipient: content.recipient, subject: text(texts.subject), text: render("txt") + "\n",
-                           html: render("html") + "\n", date: now, messageID: MailMessage.newMessageID(domain: sender.address.domain))
+        return MailMessage(
+            sender: sender, recipient: content.recipient, subject: text(texts.subject), text: render("txt") + "\n",
+            html: render("html") + "\n", date: now, messageID: MailMessage.newMessageID(domain: sender.address.domain))
     }
 }

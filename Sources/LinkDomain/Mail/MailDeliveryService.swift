@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -146,8 +148,12 @@ public final class MailDeliveryService: Service, Sendable {
             outcomes = await client.deliver(outgoing, deadline: .now() + sessionDeadline)
         } else {
             for mail in batch {
-                logger.info("mail (no relay configured; development)", metadata: ["to": .string(mail.recipient), "kind": .string(mail.kind),
-                                                                                   "message": .string(mail.message)])
+                logger.info(
+                    "mail (no relay configured; development)",
+                    metadata: [
+                        "to": .string(mail.recipient), "kind": .string(mail.kind),
+                        "message": .string(mail.message),
+                    ])
             }
             outcomes = Array(repeating: nil, count: batch.count)
         }
@@ -169,20 +175,33 @@ public final class MailDeliveryService: Service, Sendable {
             case .permanent(let reason)?:
                 try await queue.markFailed(id: mail.id, reason: redacted(reason, mail), now: now)
                 metrics.mail("failed", kind: mail.kind)
-                logger.warning("mail refused by the relay", metadata: ["id": .string(mail.id), "kind": .string(mail.kind),
-                                                                       "reason": .string(redacted(reason, mail))])
+                logger.warning(
+                    "mail refused by the relay",
+                    metadata: [
+                        "id": .string(mail.id), "kind": .string(mail.kind),
+                        "reason": .string(redacted(reason, mail)),
+                    ])
             case let failure?:
                 if let next = policy.nextAttempt(afterAttempts: mail.attempts, queuedAt: mail.queuedAt, now: now) {
                     try await queue.reschedule(id: mail.id, at: next, reason: redacted(failure.description, mail))
                     metrics.mail("retried", kind: mail.kind)
-                    logger.notice("mail delivery deferred", metadata: ["id": .string(mail.id), "attempt": "\(mail.attempts)",
-                                                                         "reason": .string(redacted(failure.description, mail))])
+                    logger.notice(
+                        "mail delivery deferred",
+                        metadata: [
+                            "id": .string(mail.id), "attempt": "\(mail.attempts)",
+                            "reason": .string(redacted(failure.description, mail)),
+                        ])
                 } else {
-                    try await queue.markFailed(id: mail.id, reason: "gave up after \(mail.attempts) attempts: \(redacted(failure.description, mail))",
-                                               now: now)
+                    try await queue.markFailed(
+                        id: mail.id, reason: "gave up after \(mail.attempts) attempts: \(redacted(failure.description, mail))",
+                        now: now)
                     metrics.mail("failed", kind: mail.kind)
-                    logger.warning("mail given up", metadata: ["id": .string(mail.id), "kind": .string(mail.kind),
-                                                               "reason": .string(redacted(failure.description, mail))])
+                    logger.warning(
+                        "mail given up",
+                        metadata: [
+                            "id": .string(mail.id), "kind": .string(mail.kind),
+                            "reason": .string(redacted(failure.description, mail)),
+                        ])
                 }
             }
         } catch {

@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// The mails LinkDomain writes: one per email action, and the operator's test mail.
 public enum MailKind: String, Sendable, CaseIterable {
     case signIn = "sign-in"
@@ -34,8 +37,9 @@ public enum MailKind: String, Sendable, CaseIterable {
         case .recoverEmail:
             MailTexts(subject: .recoverEmailSubject, heading: .recoverEmailHeading, body: .recoverEmailBody, button: .recoverEmailButton)
         case .revertSecondFactor:
-            MailTexts(subject: .revertSecondFactorSubject, heading: .revertSecondFactorHeading, body: .revertSecondFactorBody,
-                      button: .revertSecondFactorButton)
+            MailTexts(
+                subject: .revertSecondFactorSubject, heading: .revertSecondFactorHeading, body: .revertSecondFactorBody,
+                button: .revertSecondFactorButton)
         // The test mail carries no link, so no button.
         case .test: MailTexts(subject: .testSubject, heading: .testHeading, body: .testBody, button: nil)
         }

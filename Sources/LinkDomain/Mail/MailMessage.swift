@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// One mail as its recipient's client shows it: plain text and HTML alternatives of the same words.
 public struct MailMessage: Sendable, Equatable {
     public var sender: MailSender
@@ -42,8 +45,10 @@ public struct MailMessage: Sendable, Equatable {
             "",
         ]
         for (type, body) in [("text/plain", text), ("text/html", html)] {
-            lines += ["--" + boundary, "Content-Type: \(type); charset=utf-8", "Content-Transfer-Encoding: quoted-printable", "",
-                      MIMEEncoding.quotedPrintable(body)]
+            lines += [
+                "--" + boundary, "Content-Type: \(type); charset=utf-8", "Content-Transfer-Encoding: quoted-printable", "",
+                MIMEEncoding.quotedPrintable(body),
+            ]
         }
         lines += ["--" + boundary + "--", ""]
         return lines.joined(separator: "\r\n")

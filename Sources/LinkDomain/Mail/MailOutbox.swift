@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// Where mails go to be sent: written, signed, and stored in the queue before the caller hears
@@ -58,8 +60,9 @@ public struct MailOutbox: Sendable {
         let message = composer.compose(content, now: now)
         var data = message.rendered()
         if let signer { data = try signer.sign(data, time: now) }
-        return QueuedMail(id: RandomToken.make(bytes: 16), sender: message.sender.address.value, recipient: message.recipient.value, message: data,
-                          kind: content.kind.rawValue, queuedAt: clock.nowMilliseconds(), language: Languages.language(for: content.language))
+        return QueuedMail(
+            id: RandomToken.make(bytes: 16), sender: message.sender.address.value, recipient: message.recipient.value, message: data,
+            kind: content.kind.rawValue, queuedAt: clock.nowMilliseconds(), language: Languages.language(for: content.language))
     }
 
     /// Counts mails just stored and wakes the sender for them.

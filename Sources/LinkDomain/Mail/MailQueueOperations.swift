@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// What an operator does to the mail queue, whoever asks: the console's Mail page and

@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// When to try a mail again: exponential backoff from the first delay, at most 15 minutes apart,
 /// until the mail has waited `retryFor` since it was queued, with a last attempt at the window's
 /// end (a relay back late in the window is not missed because the doubling overshot it).

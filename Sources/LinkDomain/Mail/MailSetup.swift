@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 
@@ -11,8 +13,10 @@ public struct MailSetup: Sendable {
     /// logs their links, as the emulator does).
     public let sendsMail: Bool
 
-    public static func make(_ configuration: LinkDomainConfiguration, queue: any MailQueueStore, budgets: (any BudgetStore)? = nil,
-                            clock: any WallClock, metrics: LinkMetrics, logger: Logger) throws -> MailSetup {
+    public static func make(
+        _ configuration: LinkDomainConfiguration, queue: any MailQueueStore, budgets: (any BudgetStore)? = nil,
+        clock: any WallClock, metrics: LinkMetrics, logger: Logger
+    ) throws -> MailSetup {
         let mail = configuration.mail
         guard mail.relay != nil || configuration.mode == .development, let sender = configuration.mailSender else {
             return MailSetup(outbox: nil, delivery: nil, sendsMail: false)
@@ -24,16 +28,18 @@ public struct MailSetup: Sendable {
             metrics: metrics, logger: logger)
         let signer = try dkimSigner(configuration, sender: sender)
         let composer = try mailComposer(configuration, sender: sender)
-        let outbox = MailOutbox(composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
-                                perRecipient: Budget(name: "mail-recipient", limit: mail.perRecipientPerHour, windowSeconds: 3600, shared: budgets, clock: clock),
-                                perClient: Budget(name: "mail-client", limit: mail.perClientPerHour, windowSeconds: 3600, shared: budgets, clock: clock))
+        let outbox = MailOutbox(
+            composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
+            perRecipient: Budget(name: "mail-recipient", limit: mail.perRecipientPerHour, windowSeconds: 3600, shared: budgets, clock: clock),
+            perClient: Budget(name: "mail-client", limit: mail.perClientPerHour, windowSeconds: 3600, shared: budgets, clock: clock))
         return MailSetup(outbox: outbox, delivery: delivery, sendsMail: client != nil)
     }
 
     /// The relay's client as the configuration describes it.
     static func smtpClient(_ configuration: LinkDomainConfiguration, relay: SMTPRelay) throws -> SMTPClient {
-        try SMTPClient(relay: relay, heloName: configuration.publicHost, timeout: .seconds(Int64(configuration.mail.timeoutSeconds)),
-                       trustedCertificates: configuration.mail.trustedCertificatesPath)
+        try SMTPClient(
+            relay: relay, heloName: configuration.publicHost, timeout: .seconds(Int64(configuration.mail.timeoutSeconds)),
+            trustedCertificates: configuration.mail.trustedCertificatesPath)
     }
 
     /// The DKIM signer of `mail.dkim`, if any.

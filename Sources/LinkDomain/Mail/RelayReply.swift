@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// What of a relay's reply may be kept: the reply codes and words, without what identifies a
 /// person or carries a code. Relays quote the recipient (Postfix: `550 5.1.1 <victim@example.org>:
 /// Recipient address rejected`), and content filters quote the link they blocked, a live reset

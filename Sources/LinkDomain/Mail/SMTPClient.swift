@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -23,7 +25,9 @@ struct SMTPClient: Sendable {
     let group: any EventLoopGroup
 
     /// - Parameter trustedCertificates: a PEM file of certificate authorities trusted besides the system's (a private relay's).
-    init(relay: SMTPRelay, heloName: String, timeout: TimeAmount, trustedCertificates: String?, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
+    init(
+        relay: SMTPRelay, heloName: String, timeout: TimeAmount, trustedCertificates: String?, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) throws {
         self.relay = relay
         self.heloName = heloName
         self.timeout = timeout

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// One reply of an SMTP server: its code and its lines' text (`250-first`, `250 last`).
@@ -31,7 +33,9 @@ package struct SMTPReplyDecoder: ByteToMessageDecoder {
 
     package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let newline = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) else {
-            if buffer.readableBytes > Self.maximumLineLength { throw SMTPProtocolError(description: "the relay sent a line longer than \(Self.maximumLineLength) bytes") }
+            if buffer.readableBytes > Self.maximumLineLength {
+                throw SMTPProtocolError(description: "the relay sent a line longer than \(Self.maximumLineLength) bytes")
+            }
             return .needMoreData
         }
         let length = newline - buffer.readerIndex

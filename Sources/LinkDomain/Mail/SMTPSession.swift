@@ -1,3 +1,6 @@
+import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// One SMTP conversation in progress: writes a command, reads its reply, and carries one mail

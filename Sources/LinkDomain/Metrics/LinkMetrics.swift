@@ -1,4 +1,6 @@
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Prometheus
 import Synchronization
 
@@ -28,21 +30,27 @@ public struct LinkMetrics: Sendable {
     }
 
     /// Latency buckets from a millisecond to ten seconds.
-    static let latencyBuckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                             .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
-                                             .seconds(2.5), .seconds(5), .seconds(10)]
+    static let latencyBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .seconds(2.5), .seconds(5), .seconds(10),
+    ]
 
     /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
     func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
         let metrics = requestMetrics.metric(for: RequestMetricKey(route: route, method: method, status: status)) { key in
-            (registry.makeCounter(
-                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
-                                                 helpText: "HTTP requests by route, method and status."),
-                labels: [("route", key.route), ("method", key.method.rawValue), ("status", String(key.status))]),
-             registry.makeDurationHistogram(
-                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                                                 helpText: "Time to answer, by route."),
-                labels: [("route", key.route)], buckets: Self.latencyBuckets))
+            (
+                registry.makeCounter(
+                    descriptor: MetricNameDescriptor(
+                        namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
+                        helpText: "HTTP requests by route, method and status."),
+                    labels: [("route", key.route), ("method", key.method.rawValue), ("status", String(key.status))]),
+                registry.makeDurationHistogram(
+                    descriptor: MetricNameDescriptor(
+                        namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+                        helpText: "Time to answer, by route."),
+                    labels: [("route", key.route)], buckets: Self.latencyBuckets)
+            )
         }
         metrics.requests.increment()
         metrics.duration.record(duration)
@@ -52,14 +60,18 @@ public struct LinkMetrics: Sendable {
     /// `unreachable`, `timeout`, `invalid_response`).
     func backendCall(_ operation: String, outcome: String, duration: Duration) {
         let metrics = backendMetrics.metric(for: BackendCallKey(operation: operation, outcome: outcome)) { key in
-            (registry.makeCounter(
-                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
-                                                 helpText: "Auth backend calls by operation and outcome."),
-                labels: [("operation", key.operation), ("outcome", key.outcome)]),
-             registry.makeDurationHistogram(
-                descriptor: MetricNameDescriptor(namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
-                                                 helpText: "Auth backend call latency by operation."),
-                labels: [("operation", key.operation)], buckets: Self.latencyBuckets))
+            (
+                registry.makeCounter(
+                    descriptor: MetricNameDescriptor(
+                        namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
+                        helpText: "Auth backend calls by operation and outcome."),
+                    labels: [("operation", key.operation), ("outcome", key.outcome)]),
+                registry.makeDurationHistogram(
+                    descriptor: MetricNameDescriptor(
+                        namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
+                        helpText: "Auth backend call latency by operation."),
+                    labels: [("operation", key.operation)], buckets: Self.latencyBuckets)
+            )
         }
         metrics.calls.increment()
         metrics.duration.record(duration)
@@ -73,8 +85,9 @@ public struct LinkMetrics: Sendable {
     func codeSpent(mode: ActionMode) {
         spentCodes.withLock { $0[mode, default: 0] &+= 1 }
         registry.makeCounter(
-            descriptor: MetricNameDescriptor(namespace: "linkdomain", metricName: "codes_spent", unitName: "total",
-                                             helpText: "Action codes spent through the pages, by mode."),
+            descriptor: MetricNameDescriptor(
+                namespace: "linkdomain", metricName: "codes_spent", unitName: "total",
+                helpText: "Action codes spent through the pages, by mode."),
             labels: [("mode", mode.rawValue)]
         ).increment()
     }

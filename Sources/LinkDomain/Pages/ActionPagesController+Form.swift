@@ -1,5 +1,7 @@
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The fields a page's form posts: the link it carries, the form token, and the new password.
 package struct PageForm: Decodable, Sendable {
@@ -106,9 +108,11 @@ extension ActionPagesController {
         let restored = mode == .recoverEmail ? applied?.email : nil
         let location = resultLocation(mode: mode, language: language, continueURL: continueURL, email: restored)
         var response = ImmediateResponse.redirect(.seeOther, to: location).response
-        response.setCookie(Cookie(name: FormToken.doneCookieName, value: formToken.doneCookie(code: code, location: location, issuedAt: clock.nowSeconds),
-                                  maxAge: Int(FormToken.lifetimeSeconds), path: "/", secure: pages.publicBaseURL.hasPrefix("https:"),
-                                  httpOnly: true, sameSite: .lax))
+        response.setCookie(
+            Cookie(
+                name: FormToken.doneCookieName, value: formToken.doneCookie(code: code, location: location, issuedAt: clock.nowSeconds),
+                maxAge: Int(FormToken.lifetimeSeconds), path: "/", secure: pages.publicBaseURL.hasPrefix("https:"),
+                httpOnly: true, sameSite: .lax))
         return response
     }
 

@@ -1,5 +1,8 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The GET page of an email action: the form for the link's mode, after the backend's check-only
 /// call; and the result page a completed form redirects to.
@@ -59,15 +62,22 @@ extension ActionPagesController {
         var pairs = [("mode", mode.rawValue), ("lang", language)]
         if let continueURL { pairs.append(("continueUrl", continueURL)) }
         if let email { pairs.append(("email", email)) }
-        pairs.append(("t", formToken.resultToken(mode: mode.rawValue, language: language, continueURL: continueURL, email: email,
-                                                 issuedAt: clock.nowSeconds)))
+        pairs.append(
+            (
+                "t",
+                formToken.resultToken(
+                    mode: mode.rawValue, language: language, continueURL: continueURL, email: email,
+                    issuedAt: clock.nowSeconds)
+            ))
         return RoutePaths.actionResult + "?" + pairs.map { "\($0)=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
     }
 
     /// - Parameter previousResult: the result page this browser reached by spending this code, shown
     ///   again (303) once the code is spent: Back, reload and the mail's link opened again lead there.
-    func modePage(_ link: ActionLink, language: String, context: Context, error: String? = nil, status: HTTPResponse.Status = .ok,
-                  previousResult: String? = nil) async -> Response {
+    func modePage(
+        _ link: ActionLink, language: String, context: Context, error: String? = nil, status: HTTPResponse.Status = .ok,
+        previousResult: String? = nil
+    ) async -> Response {
         let info: CodeInfo
         do {
             info = try await backend.checkCode(link.oobCode, context: BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID))

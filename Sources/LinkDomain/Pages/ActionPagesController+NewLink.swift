@@ -1,5 +1,7 @@
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// A link the pages ask to have mailed: "Send me a new link" from an expired or used link's page,
 /// and "Send me a link to change my password" after an address was restored.
@@ -44,8 +46,10 @@ extension ActionPagesController {
         else { return message(.formExpired, language: language) }
         // An address that is not one gets the same answer: the page tells nothing.
         if let address = MailAddress(form.email) {
-            mailLink(PageLinkMail(requestType: mode.requestType, email: address.value, language: language,
-                                  continueURL: continueURL.flatMap(router.policy.allowed), client: client))
+            mailLink(
+                PageLinkMail(
+                    requestType: mode.requestType, email: address.value, language: language,
+                    continueURL: continueURL.flatMap(router.policy.allowed), client: client))
         }
         return ImmediateResponse.redirect(.seeOther, to: RoutePaths.newLink + "?lang=" + language).response
     }

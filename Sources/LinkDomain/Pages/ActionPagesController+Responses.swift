@@ -1,5 +1,8 @@
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
+import Logging
 
 /// What every page shares: message pages, HTML responses, the form cookie and the visitor's language.
 extension ActionPagesController {
@@ -23,8 +26,9 @@ extension ActionPagesController {
     /// a backend failure, and "Send me a new link" when it expired or was used.
     func refused(_ page: PageMessage, link: ActionLink, language: String) -> Response {
         let strings = renderer.strings(language)
-        var model = pages.message(page, strings: strings, backTo: link.continueURL.flatMap(router.policy.allowed), mode: link.mode,
-                                  retryURL: pages.actionPageURL(link))
+        var model = pages.message(
+            page, strings: strings, backTo: link.continueURL.flatMap(router.policy.allowed), mode: link.mode,
+            retryURL: pages.actionPageURL(link))
         if page == .expiredCode || page == .invalidCode { model.newLink = newLinkForm(for: link, language: language) }
         return html(page.status, model, strings: strings)
     }

@@ -1,5 +1,7 @@
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// The pages a mail recipient meets: `/__/auth/links`, `/__/auth/action` (and a custom action
@@ -11,7 +13,7 @@ import Logging
 /// GET and HEAD never spend a code: GET at most checks it (the backend's check-only call), HEAD
 /// does not even that. Codes are spent only by a POST from a page's own form, which carries a token
 /// bound to that code; the POST answers with a redirect to the signed result page.
-struct ActionPagesController<Context: RequestContext>: Sendable {
+struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
     let pages: PageBuilder
     let renderer: PageRenderer
     let backend: any AuthBackend
@@ -30,8 +32,6 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     var admitBackendCall: @Sendable (Request, Context) async -> Int? = { _, _ in nil }
     /// Mails a link the pages ask for, after the answer (within the mail budgets); nil when no mail can be sent.
     var mailLink: (@Sendable (PageLinkMail) -> Void)?
-    /// The caller's address as the abuse limits see it.
-    var clientAddress: @Sendable (Request, Context) -> String = { _, _ in "" }
 
     var router: LinkRouter { pages.router }
     var writer: LinkAnswerWriter { LinkAnswerWriter(pages: pages, renderer: renderer) }
@@ -44,8 +44,8 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         }
         routes.post(RouterPath(RoutePaths.emailAction)) { request, context in await submit(request, context: context) }
         routes.get(RouterPath(RoutePaths.actionResult)) { request, _ in resultPage(request) }
-        routes.post(RouterPath(RoutePaths.resetRequest)) { request, context in await requestReset(request, client: clientAddress(request, context)) }
-        routes.post(RouterPath(RoutePaths.newLink)) { request, context in await requestNewLink(request, client: clientAddress(request, context)) }
+        routes.post(RouterPath(RoutePaths.resetRequest)) { request, context in await requestReset(request, client: context.clientAddress) }
+        routes.post(RouterPath(RoutePaths.newLink)) { request, context in await requestNewLink(request, client: context.clientAddress) }
         routes.get(RouterPath(RoutePaths.newLink)) { request, _ in newLinkSentPage(request) }
         // Nothing is opened or spent: only the app claims a hand-off (installAttribution).
         routes.get(RouterPath(RoutePaths.handoff)) { request, _ in
@@ -84,8 +84,9 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
             return message(.unavailable, language: "en")
         }
         guard let record else { return try await legacyLink(request, context: context) }
-        let link = LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: Substring(request.uri.path),
-                               requestQuery: request.uri.query.map { Substring($0) })
+        let link = LinkRequest(
+            storedQuery: Substring(record.longLinkQuery), requestPath: Substring(request.uri.path),
+            requestQuery: request.uri.query.map { Substring($0) })
         return await respond(to: link, request: request, context: context, suffix: suffix)
     }
 
@@ -98,8 +99,9 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
     /// email action's own page, which asks the backend, is made here.
     func respond(to link: LinkRequest, request: Request, context: Context, suffix: String?) async -> Response {
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
-        let answer = router.answer(link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
-                                   acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority)
+        let answer = router.answer(
+            link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
+            acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority)
         if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
         // `?d=1` costs more than a page (the link parsed for every platform): under the page-check budget.
         if answer.reply == .page(.debug), let wait = await admitBackendCall(request, context) {
@@ -116,7 +118,8 @@ struct ActionPagesController<Context: RequestContext>: Sendable {
         }
         // After a refused password (Post/Redirect/Get), the form says why.
         let refusal = request.uri.query.flatMap { QueryString(Substring($0))[FormRefusal.parameter] }.flatMap(FormRefusal.init(rawValue:))
-        return await modePage(action, language: answer.language, context: context, error: refusal.map { renderer.strings(answer.language)[$0.text] },
-                              previousResult: previousResult(request, code: action.oobCode))
+        return await modePage(
+            action, language: answer.language, context: context, error: refusal.map { renderer.strings(answer.language)[$0.text] },
+            previousResult: previousResult(request, code: action.oobCode))
     }
 }

@@ -1,5 +1,7 @@
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The branded, translated pages of errors on the pages' paths (404, 413, 429, 5xx): the page a
 /// person meets after a cut link, a flood from their network, or a fault here, with a way on.

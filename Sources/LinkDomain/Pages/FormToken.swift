@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Signed tokens for the pages: the form token (an HMAC over the page's mode and code and the
 /// time it was issued, so a POST is accepted only from a page this service rendered for that code,
@@ -84,7 +86,7 @@ struct FormToken: Sendable {
 
     /// `issuedAt.MAC`, the MAC over the parts (length-prefixed, so no two lists sign alike) and the time.
     func sign(_ parts: [String], issuedAt: Int64) -> String {
-        "\(issuedAt).\(Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(parts, issuedAt: issuedAt), using: key)))"
+        "\(issuedAt).\(Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(parts, issuedAt: issuedAt), using: key).withUnsafeBytes { Array($0) }))"
     }
 
     func verify(_ token: String, _ parts: [String], now: Int64, lifetime: Int64) -> Bool {

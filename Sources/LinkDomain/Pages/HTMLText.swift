@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// HTML escaping as Mustache's `{{ }}` does it (`<`, `>`, `&`, `"`, `'`), over bytes.
@@ -28,7 +30,7 @@ enum HTMLText {
         text.withUTF8 { bytes in
             var start = 0
             for (index, byte) in bytes.enumerated() where isSpecial(byte) {
-                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start ..< index])))
+                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
                 buffer.writeStaticString(replacement(byte))
                 start = index + 1
             }

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// Writes out a ``LinkAnswer``: its redirect, or its page in its language. The event-loop fast

@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// An email action's form, once the backend has said its code is live: written alike by the
 /// router's page (``ActionPagesController``) and by the event loop (``ImmediateModeForms``).
@@ -16,7 +18,10 @@ struct ModeFormWriter: Sendable {
         guard info.requestType == link.mode.requestType else { return nil }
         let token = formToken.token(mode: link.mode.rawValue, code: link.oobCode, issuedAt: clock.nowSeconds)
         let strings = renderer.strings(language)
-        return renderer.response(status, pages.modeForm(link, email: info.email, newEmail: info.newEmail, formToken: token, error: error,
-                                                        strings: strings), strings: strings)
+        return renderer.response(
+            status,
+            pages.modeForm(
+                link, email: info.email, newEmail: info.newEmail, formToken: token, error: error,
+                strings: strings), strings: strings)
     }
 }

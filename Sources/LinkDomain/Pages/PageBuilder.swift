@@ -1,3 +1,8 @@
+import Foundation
+import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
+
 /// Builds each page's model from a routing decision: pure functions of the link, the visitor, the
 /// configuration and the strings of one language, so every page is tested without HTTP.
 struct PageBuilder: Sendable {
@@ -20,9 +25,11 @@ struct PageBuilder: Sendable {
     ///   - mode: the link's mode, when the page is about a link: an error then says what the link was for.
     ///   - retryURL: the link's own page, which "Try again" reloads after a backend failure (502, 503, 504).
     func message(_ message: PageMessage, strings: PageStrings, backTo: String? = nil, mode: ActionMode? = nil, retryURL: String? = nil)
-        -> MessagePage {
-        var page = MessagePage(title: strings[message.texts.title].replacingOccurrences(of: "{app}", with: appName),
-                               paragraphs: [strings[message.texts.body].replacingOccurrences(of: "{app}", with: appName)])
+        -> MessagePage
+    {
+        var page = MessagePage(
+            title: strings[message.texts.title].replacingOccurrences(of: "{app}", with: appName),
+            paragraphs: [strings[message.texts.body].replacingOccurrences(of: "{app}", with: appName)])
         if let mode, message.status.code >= 400 {
             page.purpose = strings[mode.texts.landingTitle].replacingOccurrences(of: "{app}", with: appName)
         }
@@ -44,7 +51,8 @@ struct PageBuilder: Sendable {
     /// Banner on every page for this; an app's own browser cannot open apps at all.
     func openAppAfterSuccess(_ page: inout MessagePage, visitor: Visitor, strings: PageStrings) {
         // Before the website (`homeURL`), never before the continue URL the app asked for.
-        guard page.actionURL == nil || page.actionURL == homeURL, visitor.inAppBrowser == nil, let target = router.appTarget(PlatformHints(), platform: visitor.platform),
+        guard page.actionURL == nil || page.actionURL == homeURL, visitor.inAppBrowser == nil,
+            let target = router.appTarget(PlatformHints(), platform: visitor.platform),
             case .android(let app) = target.kind
         else { return }
         page.actionURL = router.androidIntent(pathAndQuery: "/", package: app.packageName, fallback: target.storeURL ?? "")
@@ -57,13 +65,16 @@ struct PageBuilder: Sendable {
     /// - Parameter appDidNotOpen: the request came to the pivot host, which only a tap the app did
     ///   not take reaches: "App not installed?", the browser and the store, never "Open in the app"
     ///   again (it would load this page once more, forever).
-    func landing(_ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings,
-                 appDidNotOpen: Bool = false) -> LandingPage {
+    func landing(
+        _ target: AppTarget, link: ActionLink, visitor: Visitor, request: LinkRequest, strings: PageStrings,
+        appDidNotOpen: Bool = false
+    ) -> LandingPage {
         let pathAndQuery = request.ownPathAndQuery
         let texts = link.mode.texts
         let body: PageText = appDidNotOpen ? (link.mode == .signIn ? .appNotInstalledSigninBody : .appNotInstalledBody) : texts.landingBody
-        var page = LandingPage(title: strings[appDidNotOpen ? .appNotInstalledTitle : texts.landingTitle].replacingOccurrences(of: "{app}", with: appName),
-                               body: strings[body].replacingOccurrences(of: "{app}", with: appName))
+        var page = LandingPage(
+            title: strings[appDidNotOpen ? .appNotInstalledTitle : texts.landingTitle].replacingOccurrences(of: "{app}", with: appName),
+            body: strings[body].replacingOccurrences(of: "{app}", with: appName))
         page.continueFirst = link.mode != .signIn
         // Rebuilt from the parsed link, never the request's own text: a raw comma there would add
         // keys to the banner's `content` (`app-argument=..., app-id=...`). Every value is percent-encoded.
@@ -76,7 +87,8 @@ struct PageBuilder: Sendable {
             page.storeLabel = strings[target.storeURL == nil ? .getAppFallback : .getAppStore]
             if fallback == nil, target.storeURL != nil { page.handoffURL = handoffURL(pathAndQuery, for: target) }
         case .android(let app):
-            let store = link.hints.androidFallbackURL.flatMap(router.policy.allowed)
+            let store =
+                link.hints.androidFallbackURL.flatMap(router.policy.allowed)
                 ?? withReferrer(target.storeURL, pathAndQuery: pathAndQuery, for: target) ?? ""
             page.openURL = router.androidIntent(pathAndQuery: pathAndQuery, package: app.packageName, fallback: store)
             page.storeURL = store
@@ -116,8 +128,9 @@ struct PageBuilder: Sendable {
     private var encoder: ActionLinkEncoder { ActionLinkEncoder(baseURL: publicBaseURL) }
 
     private static func parameters(_ link: ActionLink) -> ActionLinkEncoder.Parameters {
-        ActionLinkEncoder.Parameters(apiKey: link.apiKey ?? "", mode: link.mode.rawValue, oobCode: link.oobCode, continueURL: link.continueURL,
-                                     languageCode: link.languageCode, tenantID: link.tenantID)
+        ActionLinkEncoder.Parameters(
+            apiKey: link.apiKey ?? "", mode: link.mode.rawValue, oobCode: link.oobCode, continueURL: link.continueURL,
+            languageCode: link.languageCode, tenantID: link.tenantID)
     }
 
     /// "You are in Gmail's own browser ... open the page in Safari", in the visitor's language.
@@ -130,8 +143,9 @@ struct PageBuilder: Sendable {
 
     /// The Dynamic Links preview page; its buttons lead on with the preview skipped (`efr=1`).
     func preview(_ link: DynamicLink, app: AppTarget?, continueURL: String?, request: LinkRequest, strings: PageStrings) -> PreviewPage {
-        var page = PreviewPage(title: link.hints.socialTitle ?? strings[.previewTitle], description: link.hints.socialDescription,
-                               continueURL: continueURL)
+        var page = PreviewPage(
+            title: link.hints.socialTitle ?? strings[.previewTitle], description: link.hints.socialDescription,
+            continueURL: continueURL)
         let onward = Self.withParameter("efr=1", pathAndQuery: request.ownPathAndQuery, hasQuery: request.requestQuery != nil)
         switch app?.kind {
         case .apple?:
@@ -141,8 +155,9 @@ struct PageBuilder: Sendable {
             if let app, app.storeURL != nil { page.handoffURL = handoffURL(request.ownPathAndQuery, for: app) }
         case .android(let android)?:
             let store = app.flatMap { withReferrer($0.storeURL, pathAndQuery: request.ownPathAndQuery, for: $0) }
-            page.openURL = router.androidIntent(pathAndQuery: onward, package: android.packageName,
-                                                fallback: link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? store ?? "")
+            page.openURL = router.androidIntent(
+                pathAndQuery: onward, package: android.packageName,
+                fallback: link.hints.androidFallbackURL.flatMap(router.policy.allowed) ?? store ?? "")
             page.storeURL = store
             page.storeLabel = strings[.getAppPlay]
         case nil:
@@ -153,8 +168,9 @@ struct PageBuilder: Sendable {
 
     /// What crawlers (Slack, iMessage, X, Facebook, WhatsApp, LinkedIn) read to draw a preview card.
     func social(_ hints: PlatformHints, fallbackTitle: String?) -> SocialPage {
-        SocialPage(title: hints.socialTitle ?? fallbackTitle ?? router.publicHost, description: hints.socialDescription,
-                   imageURL: hints.socialImageURL.flatMap { WebAddress($0)?.scheme == "https" ? $0 : nil })
+        SocialPage(
+            title: hints.socialTitle ?? fallbackTitle ?? router.publicHost, description: hints.socialDescription,
+            imageURL: hints.socialImageURL.flatMap { WebAddress($0)?.scheme == "https" ? $0 : nil })
     }
 
     /// `?d=1`: how the link was understood, its parameters, and where the router sends each kind of device.
@@ -184,11 +200,12 @@ struct PageBuilder: Sendable {
             }
         case .dynamic(let previewFirst, let decision):
             {
-                let final = switch decision {
-                case .redirect(let url, _): "\(strings[.debugRedirect]) \(url)"
-                case .socialPreview: strings[.debugSocial]
-                case .refused, .previewPage: strings[.debugRefused]
-                }
+                let final =
+                    switch decision {
+                    case .redirect(let url, _): "\(strings[.debugRedirect]) \(url)"
+                    case .socialPreview: strings[.debugSocial]
+                    case .refused, .previewPage: strings[.debugRefused]
+                    }
                 return previewFirst ? "\(strings[.debugPreview]) \(final)" : final
             }()
         case .notALink:
@@ -214,8 +231,9 @@ struct PageBuilder: Sendable {
             return ResetPasswordPage(title: strings[.resetTitle], email: email, error: error, fields: fields)
         }
         let texts = link.mode.texts
-        return ConfirmActionPage(title: strings[texts.formTitle], body: strings[texts.formBody], button: strings[texts.formButton],
-                                 email: email, newEmail: link.mode == .verifyAndChangeEmail ? newEmail : nil, fields: fields)
+        return ConfirmActionPage(
+            title: strings[texts.formTitle], body: strings[texts.formBody], button: strings[texts.formButton],
+            email: email, newEmail: link.mode == .verifyAndChangeEmail ? newEmail : nil, fields: fields)
     }
 
     /// `pathAndQuery` with one more query parameter.

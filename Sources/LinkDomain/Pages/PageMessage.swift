@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Every message page the service shows, with the status it is served with.
 enum PageMessage: Equatable {
@@ -122,23 +124,30 @@ extension ActionMode {
         switch self {
         case .signIn:
             // A sign-in finishes in the app or on the continue URL: it has no form of its own and no result page.
-            ModeTexts(landingTitle: .landingTitleSignin, landingBody: .landingBodySignin, formTitle: .signinTitle, formBody: .signinBody, formButton: .continueButton,
-                      doneTitle: .signinTitle, doneBody: .signinBody)
+            ModeTexts(
+                landingTitle: .landingTitleSignin, landingBody: .landingBodySignin, formTitle: .signinTitle, formBody: .signinBody, formButton: .continueButton,
+                doneTitle: .signinTitle, doneBody: .signinBody)
         case .resetPassword:
-            ModeTexts(landingTitle: .landingTitleReset, landingBody: .landingBodyReset, formTitle: .resetTitle, formBody: .passwordHint, formButton: .resetButton,
-                      doneTitle: .resetDoneTitle, doneBody: .resetDoneBody)
+            ModeTexts(
+                landingTitle: .landingTitleReset, landingBody: .landingBodyReset, formTitle: .resetTitle, formBody: .passwordHint, formButton: .resetButton,
+                doneTitle: .resetDoneTitle, doneBody: .resetDoneBody)
         case .verifyEmail:
-            ModeTexts(landingTitle: .landingTitleVerify, landingBody: .landingBodyVerify, formTitle: .verifyTitle, formBody: .verifyBody, formButton: .verifyButton,
-                      doneTitle: .verifyDoneTitle, doneBody: .verifyDoneBody)
+            ModeTexts(
+                landingTitle: .landingTitleVerify, landingBody: .landingBodyVerify, formTitle: .verifyTitle, formBody: .verifyBody, formButton: .verifyButton,
+                doneTitle: .verifyDoneTitle, doneBody: .verifyDoneBody)
         case .recoverEmail:
-            ModeTexts(landingTitle: .landingTitleRecover, landingBody: .landingBodyRecover, formTitle: .recoverTitle, formBody: .recoverBody, formButton: .recoverButton,
-                      doneTitle: .recoverDoneTitle, doneBody: .recoverDoneBody)
+            ModeTexts(
+                landingTitle: .landingTitleRecover, landingBody: .landingBodyRecover, formTitle: .recoverTitle, formBody: .recoverBody,
+                formButton: .recoverButton,
+                doneTitle: .recoverDoneTitle, doneBody: .recoverDoneBody)
         case .verifyAndChangeEmail:
-            ModeTexts(landingTitle: .landingTitleChange, landingBody: .landingBodyChange, formTitle: .changeTitle, formBody: .changeBody, formButton: .changeButton,
-                      doneTitle: .changeDoneTitle, doneBody: .changeDoneBody)
+            ModeTexts(
+                landingTitle: .landingTitleChange, landingBody: .landingBodyChange, formTitle: .changeTitle, formBody: .changeBody, formButton: .changeButton,
+                doneTitle: .changeDoneTitle, doneBody: .changeDoneBody)
         case .revertSecondFactorAddition:
-            ModeTexts(landingTitle: .landingTitleRevert, landingBody: .landingBodyRevert, formTitle: .revertTitle, formBody: .revertBody, formButton: .revertButton,
-                      doneTitle: .revertDoneTitle, doneBody: .revertDoneBody)
+            ModeTexts(
+                landingTitle: .landingTitleRevert, landingBody: .landingBodyRevert, formTitle: .revertTitle, formBody: .revertBody, formButton: .revertButton,
+                doneTitle: .revertDoneTitle, doneBody: .revertDoneBody)
         }
     }
 }

@@ -2,6 +2,9 @@
 // value, and an absent optional is no value at all, so `{{#openURL}}` skips its section. The
 // names are the properties' (custom templates in `publicDirectory` rely on them).
 
+import LinkDomainCore
+import LinkDomainStorage
+
 extension HiddenField: PageValues {
     func visit(_ visitor: inout some PageValueVisitor) {
         visitor.text("name", name)

@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// A page's content: the template it fills and every value it fills it with.
 ///
 /// Models are built by pure functions (``PageBuilder``) and filled in by ``PageRenderer``; their

@@ -1,4 +1,6 @@
 import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
 import Mustache
 import NIOCore
 
@@ -12,8 +14,10 @@ public struct PageBranding: Sendable, Equatable {
     public var termsURL: String?
     public var appStoreID: String?
 
-    public init(appName: String, logoURL: String? = nil, supportURL: String? = nil, privacyURL: String? = nil, termsURL: String? = nil,
-                appStoreID: String? = nil) {
+    public init(
+        appName: String, logoURL: String? = nil, supportURL: String? = nil, privacyURL: String? = nil, termsURL: String? = nil,
+        appStoreID: String? = nil
+    ) {
         self.appName = appName
         self.logoURL = logoURL
         self.supportURL = supportURL
@@ -25,15 +29,18 @@ public struct PageBranding: Sendable, Equatable {
     /// The configuration's: its app name (the public host without one), links, and the first Apple app's App Store ID.
     public init(_ configuration: LinkDomainConfiguration) {
         let branding = configuration.branding
-        self.init(appName: configuration.appName, logoURL: branding.logoURL, supportURL: branding.supportURL, privacyURL: branding.privacyURL,
-                  termsURL: branding.termsURL, appStoreID: configuration.apple.apps.lazy.compactMap(\.appStoreID).first)
+        self.init(
+            appName: configuration.appName, logoURL: branding.logoURL, supportURL: branding.supportURL, privacyURL: branding.privacyURL,
+            termsURL: branding.termsURL, appStoreID: configuration.apple.apps.lazy.compactMap(\.appStoreID).first)
     }
 
     /// The template's view: only what is set, so that `{{#brand.logoURL}}` skips what is not.
     var values: [String: String] {
         var values = ["appName": appName]
-        for (key, value) in [("logoURL", logoURL), ("supportURL", supportURL), ("privacyURL", privacyURL), ("termsURL", termsURL),
-                             ("appStoreID", appStoreID)] {
+        for (key, value) in [
+            ("logoURL", logoURL), ("supportURL", supportURL), ("privacyURL", privacyURL), ("termsURL", termsURL),
+            ("appStoreID", appStoreID),
+        ] {
             if let value { values[key] = value }
         }
         if supportURL != nil || privacyURL != nil || termsURL != nil { values["footer"] = "yes" }
@@ -100,8 +107,9 @@ public struct PageRenderer: Sendable {
 
     /// The page as a response: HTML, never stored by a cache (pages carry codes and answers about them).
     func response(_ status: HTTPResponse.Status, _ page: some PageModel, strings: PageStrings) -> ImmediateResponse {
-        ImmediateResponse(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                          body: html(page, strings: strings))
+        ImmediateResponse(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: html(page, strings: strings))
     }
 
     /// The page's HTML as text.
@@ -126,9 +134,11 @@ public struct PageRenderer: Sendable {
 
     /// The stencil for `page`'s shape, when it gives `html` for `page` and what Mustache gives for probe texts.
     private func stencil(_ page: some PageModel, shape: PageShape, html: String, strings: PageStrings) -> PageStencil? {
-        guard stencilsHold, let stencil = PageStencil(sentinelRendering: mustache(page, texts: .sentinels, strings: strings),
-                                                      textCount: shape.texts.count),
-              String(buffer: stencil.page(shape.texts)) == html
+        guard stencilsHold,
+            let stencil = PageStencil(
+                sentinelRendering: mustache(page, texts: .sentinels, strings: strings),
+                textCount: shape.texts.count),
+            String(buffer: stencil.page(shape.texts)) == html
         else { return nil }
         let probes = shape.texts.indices.map(PageStencil.probe)
         return String(buffer: stencil.page(probes)) == mustache(page, texts: .probes, strings: strings) ? stencil : nil
@@ -149,13 +159,14 @@ enum ConstantValues {
     static func fill(_ source: String, strings: PageStrings, brand: [String: String]) -> MustacheTemplate? {
         let filled = source.replacing(/\{\{(t\.[a-z_]+|lang|brand\.[A-Za-z]+)\}\}/) { match -> String in
             let name = match.output.1
-            let value: String? = if name == "lang" {
-                strings.language
-            } else if name.hasPrefix("t.") {
-                strings.table[String(name.dropFirst(2))]
-            } else {
-                brand[String(name.dropFirst(6))]
-            }
+            let value: String? =
+                if name == "lang" {
+                    strings.language
+                } else if name.hasPrefix("t.") {
+                    strings.table[String(name.dropFirst(2))]
+                } else {
+                    brand[String(name.dropFirst(6))]
+                }
             // A value that is absent (a section decides) or looks like a tag stays a tag, read per page.
             guard let value, !value.contains("{{"), !value.contains("}}") else { return String(match.output.0) }
             return HTMLText.escape(value)

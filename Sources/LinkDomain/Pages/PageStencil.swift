@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 import Synchronization
 
@@ -40,8 +42,8 @@ struct PageStencil: Sendable {
                 digits += 1
                 cursor += 1
             }
-            guard digits > 0, slot < textCount, cursor + 2 < bytes.count, Array(bytes[cursor ..< cursor + 3]) == close else { return nil }
-            pieces.append(Array(bytes[start ..< index]))
+            guard digits > 0, slot < textCount, cursor + 2 < bytes.count, Array(bytes[cursor..<cursor + 3]) == close else { return nil }
+            pieces.append(Array(bytes[start..<index]))
             slots.append(slot)
             start = cursor + 3
             index = start

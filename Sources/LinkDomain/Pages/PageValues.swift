@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Mustache
 
 /// Something a template reads by name: a page model, or a part of one (a hidden field).

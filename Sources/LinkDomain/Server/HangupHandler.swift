@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -20,8 +22,9 @@ struct HangupHandler: Service {
                 try certificates.reload()
                 logger.notice("TLS certificate reloaded", metadata: ["certificate": .string(certificates.files.certificatePath)])
             } catch {
-                logger.error("TLS certificate not reloaded; the previous one stays in use",
-                             metadata: ["certificate": .string(certificates.files.certificatePath), "error": .string("\(error)")])
+                logger.error(
+                    "TLS certificate not reloaded; the previous one stays in use",
+                    metadata: ["certificate": .string(certificates.files.certificatePath), "error": .string("\(error)")])
             }
         }
     }

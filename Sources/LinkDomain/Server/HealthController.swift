@@ -1,4 +1,6 @@
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// Something that must hold before the service takes traffic (the backend being reachable, say).
 public protocol ReadinessCheck: Sendable {

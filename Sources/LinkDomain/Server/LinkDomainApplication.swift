@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdHTTP2
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -20,10 +22,12 @@ public enum LinkDomainApplication {
 
     /// What every answer gets on its way out: the security headers, the request metric, the log line.
     static func finisher(_ services: LinkDomainServices) -> ResponseFinisher {
-        ResponseFinisher(securityHeaders: SecurityHeaders(terminatesTLS: services.certificates != nil,
-                                                          trustedProxies: Set(services.configuration.limits.trustedProxies),
-                                                          imageOrigin: services.configuration.branding.logoURL.flatMap(SecurityHeaders.origin)),
-                         metrics: services.metrics)
+        ResponseFinisher(
+            securityHeaders: SecurityHeaders(
+                terminatesTLS: services.certificates != nil,
+                trustedProxies: Set(services.configuration.limits.trustedProxies),
+                imageOrigin: services.configuration.branding.logoURL.flatMap(SecurityHeaders.origin)),
+            metrics: services.metrics)
     }
 
     public static func router(_ services: LinkDomainServices, extraReadinessChecks: [any ReadinessCheck] = [], logger: Logger)
@@ -31,57 +35,76 @@ public enum LinkDomainApplication {
     {
         let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
         // Outside the error pages, so that every status, a thrown 404 or 413 included, is finished alike.
-        router.add(middleware: ResponseFinishingMiddleware(finisher: finisher(services)))
+        router.add(middleware: ResponseFinishingMiddleware<Context>(finisher: finisher(services)))
         router.add(middleware: ErrorPageMiddleware(pages: ErrorPages(pages: services.immediate.writer.pages, renderer: services.renderer)))
         if let hosts = services.immediate.developmentHosts { router.add(middleware: DevelopmentHostMiddleware<Context>(hosts: hosts)) }
-        let abuseLimits = AbuseLimitsMiddleware(
-            limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst),
-            trustedProxies: Set(services.configuration.limits.trustedProxies))
-        router.add(middleware: abuseLimits)
+        // Who the client is, once: every budget and handler after this reads `context.clientAddress`.
+        router.add(middleware: ClientAddressMiddleware<Context>(trustedProxies: Set(services.configuration.limits.trustedProxies)))
+        router.add(
+            middleware: AbuseLimitsMiddleware<Context>(
+                limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst)))
         router.addRoutes(AssociationController(files: services.files).routes)
-        router.addRoutes(HealthController(readinessChecks: [BackendReadiness(backend: services.authBackend),
-                                                            DatabaseReadiness(health: services.databaseHealth, clock: services.clock)]
-                                              + extraReadinessChecks).routes)
+        router.addRoutes(
+            HealthController(
+                readinessChecks: [
+                    BackendReadiness(backend: services.authBackend),
+                    DatabaseReadiness(health: services.databaseHealth, clock: services.clock),
+                ]
+                    + extraReadinessChecks
+            ).routes)
         if let embedded = services.embeddedBackend {
-            router.addRoutes(embedded.routes(context: Context.self, clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }))
+            router.addRoutes(embedded.routes(context: Context.self))
         }
-        router.addRoutes(ShortLinksController<Context>(configuration: services.configuration, store: services.linkStore,
-                                                       linkEvents: services.linkEvents, clock: services.clock,
-                                                       operations: services.shortLinkOperations).routes)
+        router.addRoutes(
+            ShortLinksController<Context>(
+                configuration: services.configuration, store: services.linkStore,
+                linkEvents: services.linkEvents, clock: services.clock,
+                operations: services.shortLinkOperations
+            ).routes)
         router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
-        router.addRoutes(AppAttributionController<Context>(configuration: services.configuration, store: services.linkStore,
-                                                           linkEvents: services.linkEvents, sealer: HandoffSealer(secret: services.formSecret),
-                                                           clock: services.clock).routes)
+        router.addRoutes(
+            AppAttributionController<Context>(
+                configuration: services.configuration, store: services.linkStore,
+                linkEvents: services.linkEvents, sealer: HandoffSealer(secret: services.formSecret),
+                clock: services.clock
+            ).routes)
         let configuration = services.configuration
         let emailActions = services.emailActionSender
-        router.addRoutes(EmailActionController<Context>(
-            sender: emailActions,
-            unavailable: services.mailOutbox == nil ? "this link domain sends no mail: set mail.smtpURL" : "the backend cannot make links: set backend.serviceAccountFile",
-            pendingWork: services.pendingWork,
-            apiKeys: Array(Set(configuration.backend.clientAPIKeys + [configuration.backend.apiKey])),
-            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
-        ).routes)
-        router.addRoutes(ConsoleController<Context>(
-            configuration: configuration, access: ConsoleAccess(configuration: configuration, signer: FormToken(secret: services.formSecret), signOuts: services.signOuts,
-                                                         budgets: services.budgets, clock: services.clock),
-            renderer: ConsoleRenderer(appName: configuration.appName), links: services.shortLinkOperations, admin: services.admin,
-            mailQueue: services.mailQueueOperations, embedded: services.embeddedBackend, files: services.files, doctor: ConsoleDoctor(base: configuration.publicBaseURL),
-            linkEvents: services.linkEvents, router: services.immediate.router, clock: services.clock, startedAt: services.clock.nowMilliseconds(),
-            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
-        ).routes)
-        router.addRoutes(MailQueueController<Context>(operations: services.mailQueueOperations, adminKeys: configuration.backend.adminKeys,
-                                                      mode: configuration.mode).routes)
-        router.addRoutes(ActionPagesController<Context>(
-            pages: services.immediate.writer.pages, renderer: services.renderer,
-            backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
-            formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon,
-            script: services.script, qrCodes: ShortLinkQRCodes(store: services.linkStore, publicBaseURL: configuration.publicBaseURL),
-            customActionPath: configuration.actionPath,
-            clock: services.clock,
-            admitBackendCall: { request, context in services.pageChecks.take(abuseLimits.clientAddress(request, context: context)) },
-            mailLink: pageLinkMailer(emailActions, apiKey: configuration.backend.apiKey, pendingWork: services.pendingWork),
-            clientAddress: { request, context in abuseLimits.clientAddress(request, context: context) }
-        ).routes)
+        router.addRoutes(
+            EmailActionController<Context>(
+                sender: emailActions,
+                unavailable: services.mailOutbox == nil
+                    ? "this link domain sends no mail: set mail.smtpURL" : "the backend cannot make links: set backend.serviceAccountFile",
+                pendingWork: services.pendingWork,
+                apiKeys: Array(Set(configuration.backend.clientAPIKeys + [configuration.backend.apiKey]))
+            ).routes)
+        router.addRoutes(
+            ConsoleController<Context>(
+                configuration: configuration,
+                access: ConsoleAccess(
+                    configuration: configuration, signer: FormToken(secret: services.formSecret), signOuts: services.signOuts,
+                    budgets: services.budgets, clock: services.clock),
+                renderer: ConsoleRenderer(appName: configuration.appName), links: services.shortLinkOperations, admin: services.admin,
+                mailQueue: services.mailQueueOperations, embedded: services.embeddedBackend, files: services.files,
+                doctor: ConsoleDoctor(base: configuration.publicBaseURL),
+                linkEvents: services.linkEvents, router: services.immediate.router, clock: services.clock, startedAt: services.clock.nowMilliseconds()
+            ).routes)
+        router.addRoutes(
+            MailQueueController<Context>(
+                operations: services.mailQueueOperations, adminKeys: configuration.backend.adminKeys,
+                mode: configuration.mode
+            ).routes)
+        router.addRoutes(
+            ActionPagesController<Context>(
+                pages: services.immediate.writer.pages, renderer: services.renderer,
+                backend: services.authBackend, linkStore: services.linkStore, linkEvents: services.linkEvents,
+                formToken: FormToken(secret: services.formSecret), stylesheet: services.immediate.stylesheet, favicon: services.favicon,
+                script: services.script, qrCodes: ShortLinkQRCodes(store: services.linkStore, publicBaseURL: configuration.publicBaseURL),
+                customActionPath: configuration.actionPath,
+                clock: services.clock,
+                admitBackendCall: { _, context in services.pageChecks.take(context.clientAddress) },
+                mailLink: pageLinkMailer(emailActions, apiKey: configuration.backend.apiKey, pendingWork: services.pendingWork)
+            ).routes)
         return router
     }
 
@@ -93,9 +116,10 @@ public enum LinkDomainApplication {
         return { mail in
             pendingWork.start {
                 guard let address = MailAddress(mail.email), await sender.outbox.admit(address.value, client: mail.client) else { return }
-                let settings: [String: JSONValue] = mail.continueURL.map { ["continueUrl": .string($0)] } ?? [:]
-                let request = ActionLinkRequest(requestType: mail.requestType, email: address.value, newEmail: nil, settings: settings,
-                                                tenantID: nil, languageCode: mail.language)
+                let request = ActionLinkRequest(
+                    requestType: mail.requestType, email: address.value, newEmail: nil,
+                    settings: ActionCodeSettingsFields(continueURL: mail.continueURL),
+                    tenantID: nil, languageCode: mail.language)
                 _ = try? await sender.send(request, to: address, apiKey: apiKey, opensInApp: false)
             }
         }
@@ -138,9 +162,10 @@ public enum LinkDomainApplication {
         }
         return HTTPServerBuilder { responder in
             HandshakeTimeoutChannel(
-                wrapped: try HTTP2UpgradeChannel(tlsConfiguration: certificates.serverConfiguration(),
-                                                 configuration: .init(idleTimeout: .seconds(timeout), streamConfiguration: http1),
-                                                 responder: responder),
+                wrapped: try HTTP2UpgradeChannel(
+                    tlsConfiguration: certificates.serverConfiguration(),
+                    configuration: .init(idleTimeout: .seconds(timeout), streamConfiguration: http1),
+                    responder: responder),
                 timeout: .seconds(Int64(timeout)))
         }
     }

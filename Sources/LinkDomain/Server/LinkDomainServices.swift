@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -70,59 +72,76 @@ public struct LinkDomainServices: Sendable {
 
     /// Opens the backend the configuration names and loads the page templates (and builds the
     /// association files, unless the caller already has).
-    public static func make(configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
-                            clock: any WallClock = SystemClock(), logger: Logger) async throws -> LinkDomainServices {
+    public static func make(
+        configuration: LinkDomainConfiguration, files: AssociationFiles? = nil,
+        clock: any WallClock = SystemClock(), logger: Logger
+    ) async throws -> LinkDomainServices {
         let files = try files ?? AssociationFiles(configuration: configuration)
         let opened = try OpenedStore.open(configuration, logger: logger)
         let linkStore = CachedLinkStore(base: opened.store)
         let metrics = LinkMetrics()
         let mail = try MailSetup.make(configuration, queue: opened.mailQueue, budgets: opened.budgets, clock: clock, metrics: metrics, logger: logger)
         let pendingWork = PendingWork()
-        let backend = OpenedBackend.open(configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil,
-                                         pendingWork: pendingWork, logger: logger)
+        let backend = OpenedBackend.open(
+            configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil,
+            pendingWork: pendingWork, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
         let renderer = PageRenderer(assets: assets, branding: PageBranding(configuration))
         // A brand colour for the buttons, in the light scheme (the dark one keeps its own, readable accent).
         let accent = configuration.branding.accentColor
-        let stylesheet = assets.stylesheet + (accent == LinkDomainConfiguration.Branding().accentColor
-            ? [] : Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(accent); } }\n".utf8))
+        let stylesheet =
+            assets.stylesheet
+            + (accent == LinkDomainConfiguration.Branding().accentColor
+                ? [] : Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(accent); } }\n".utf8))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, metrics: metrics, logger: logger)
-        var pages = PageBuilder(router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
-                                publicBaseURL: configuration.publicBaseURL, appName: configuration.appName,
-                                homeURL: configuration.branding.homeURL)
+        var pages = PageBuilder(
+            router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
+            publicBaseURL: configuration.publicBaseURL, appName: configuration.appName,
+            homeURL: configuration.branding.homeURL)
         let sealer = HandoffSealer(secret: secret)
         let handoffLifetime = Int64(configuration.handoffLifetimeSeconds)
         pages.handoffToken = { link, app in sealer.seal(link: link, app: app, now: clock.nowSeconds, lifetime: handoffLifetime) }
-        var immediate = ImmediateResponder(configuration: configuration, files: files, stylesheet: stylesheet,
-                                           writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
+        var immediate = ImmediateResponder(
+            configuration: configuration, files: files, stylesheet: stylesheet,
+            writer: LinkAnswerWriter(pages: pages, renderer: renderer), shortLinks: linkStore, linkEvents: linkEvents)
         let authBackend = InstrumentedAuthBackend(backend: backend.authBackend, metrics: metrics)
         // Opening a link asks the backend about its code: its own, larger budget (many people share an office's address).
         let pageChecks = RateLimiter(perMinute: configuration.limits.pageChecksPerMinute, burst: configuration.limits.pageChecksBurst)
         if backend.embedded != nil, case .sqlite = configuration.storage {
-            immediate.modeForms = ImmediateModeForms(writer: ModeFormWriter(pages: pages, renderer: renderer, formToken: FormToken(secret: secret), clock: clock),
-                                                     backend: authBackend, pageChecks: pageChecks,
-                                                     trustedProxies: Set(configuration.limits.trustedProxies), metrics: metrics)
+            immediate.modeForms = ImmediateModeForms(
+                writer: ModeFormWriter(pages: pages, renderer: renderer, formToken: FormToken(secret: secret), clock: clock),
+                backend: authBackend, pageChecks: pageChecks,
+                trustedProxies: Set(configuration.limits.trustedProxies), metrics: metrics)
         }
-        var services = LinkDomainServices(configuration: configuration, files: files, embeddedBackend: backend.embedded,
-                                          authBackend: authBackend,
-                                          linkStore: linkStore, admin: opened.admin, signOuts: opened.signOuts, budgets: opened.budgets, metrics: metrics, certificates: certificates, clock: clock, renderer: renderer,
-                                          favicon: ImmediateResponse(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
-                                                                     body: ByteBuffer(bytes: assets.favicon)),
-                                          script: ImmediateResponse(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8",
-                                                                                           .cacheControl: "public, max-age=86400"],
-                                                                    body: ByteBuffer(bytes: assets.script)),
-                                          immediate: immediate, formSecret: secret, pageChecks: pageChecks, linkEvents: linkEvents,
-                                          pendingWork: pendingWork)
+        var services = LinkDomainServices(
+            configuration: configuration, files: files, embeddedBackend: backend.embedded,
+            authBackend: authBackend,
+            linkStore: linkStore, admin: opened.admin, signOuts: opened.signOuts, budgets: opened.budgets, metrics: metrics, certificates: certificates,
+            clock: clock, renderer: renderer,
+            favicon: ImmediateResponse(
+                status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400"],
+                body: ByteBuffer(bytes: assets.favicon)),
+            script: ImmediateResponse(
+                status: .ok,
+                headers: [
+                    .contentType: "text/javascript; charset=utf-8",
+                    .cacheControl: "public, max-age=86400",
+                ],
+                body: ByteBuffer(bytes: assets.script)),
+            immediate: immediate, formSecret: secret, pageChecks: pageChecks, linkEvents: linkEvents,
+            pendingWork: pendingWork)
         services.mailOutbox = mail.outbox
         services.actionLinks = backend.actionLinks
         if let service = opened.service { services.backgroundServices.append(service) }
         services.databaseHealth = opened.health
         services.backgroundServices.append(ShortLinkChangeWatcher(store: opened.admin, cache: linkStore, logger: logger))
-        services.backgroundServices.append(DatabaseProbe(store: opened.store, health: opened.health, interval: .seconds(configuration.healthCheckSeconds),
-                                                         deadline: .seconds(configuration.storageTimeoutSeconds), clock: clock, metrics: metrics,
-                                                         logger: logger))
+        services.backgroundServices.append(
+            DatabaseProbe(
+                store: opened.store, health: opened.health, interval: .seconds(configuration.healthCheckSeconds),
+                deadline: .seconds(configuration.storageTimeoutSeconds), clock: clock, metrics: metrics,
+                logger: logger))
         if let delivery = mail.delivery { services.backgroundServices.append(delivery) }
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)

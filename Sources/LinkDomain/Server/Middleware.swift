@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// Turns every error into an answer of its path's kind: on the pages' paths a branded, translated
@@ -38,8 +40,10 @@ struct DevelopmentHostMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard hosts.allows(request.head.authority) else {
-            return PlainText.response(.misdirectedRequest, "421 Misdirected Request: in development this server answers only localhost, "
-                                      + "127.0.0.1, [::1] and \(hosts.publicHost).\n")
+            return PlainText.response(
+                .misdirectedRequest,
+                "421 Misdirected Request: in development this server answers only localhost, "
+                    + "127.0.0.1, [::1] and \(hosts.publicHost).\n")
         }
         return try await next(request, context)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import NIOCore
 
 /// Why `serve` could not start, in one plain sentence that names the file or key and what to do:
@@ -9,7 +11,7 @@ public enum StartupFailure {
         switch error {
         case let problem as PageAssets.Problem:
             return "The pages cannot be loaded: \(problem) (publicDirectory); fix that directory or remove the key to use the built-in pages."
-        case let error as CertificateStore.LoadError:
+        case let error as TLSFilesProblem:
             switch error {
             case .certificate(let reason):
                 return "The TLS certificate cannot be loaded: server.tls.certificatePath \(reason); point it at a readable PEM chain."
@@ -23,13 +25,15 @@ public enum StartupFailure {
         case let error as IOError where error.errnoCode == EADDRINUSE:
             return "Cannot listen on \(address): another process already uses that port; stop it or set server.port (--port)."
         case let error as IOError where error.errnoCode == EACCES:
-            return "Cannot listen on \(address): permission denied; ports below 1024 need CAP_NET_BIND_SERVICE (AmbientCapabilities in the systemd unit), or set server.port above 1023."
+            return
+                "Cannot listen on \(address): permission denied; ports below 1024 need CAP_NET_BIND_SERVICE (AmbientCapabilities in the systemd unit), or set server.port above 1023."
         case let error as IOError where error.errnoCode == EADDRNOTAVAIL:
             return "Cannot listen on \(address): this machine has no such address; set server.host to one of its addresses, or 0.0.0.0."
         case is SocketAddressError:
             return "Cannot listen on \(address): server.host is not an address this machine can bind; use an IP address such as 127.0.0.1 or 0.0.0.0."
         default:
-            return "LinkDomain could not start (\(String(describing: type(of: error)))); run `linkdomain check` with the same configuration, and see the lines above."
+            return
+                "LinkDomain could not start (\(String(describing: type(of: error)))); run `linkdomain check` with the same configuration, and see the lines above."
         }
     }
 }

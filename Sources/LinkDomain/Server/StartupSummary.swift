@@ -1,3 +1,6 @@
+import LinkDomainCore
+import LinkDomainStorage
+
 /// What `serve` prints at start: where it listens, the mode and what it serves. Secrets (the
 /// PostgreSQL URL, keys, the form secret) are never part of it.
 public enum StartupSummary {
@@ -13,7 +16,8 @@ public enum StartupSummary {
             "  backend:           " + backendSummary(configuration.backend),
             "  pages:             " + (configuration.publicDirectory.map { "from \($0)" } ?? "built in"),
             "  mail:              " + mailSummary(configuration),
-            "  email links:       " + RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath)
+            "  email links:       "
+                + RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath)
                 .filter { $0 != RoutePaths.emulatorAction }.joined(separator: ", "),
             "  \(RoutePaths.appleAssociation)  "
                 + (configuration.apple.associationFile.map { "(verbatim from \($0))" } ?? "\(configuration.apple.apps.count) Apple app(s)"),
@@ -61,13 +65,15 @@ public enum StartupSummary {
             return "DEVELOPMENT, FORCED by server.forceDevelopmentMode on a host others can reach: anyone who reaches it "
                 + "can list every code (/emulator/v1/.../oobCodes) and act as admin with \"Bearer owner\""
         case .development:
-            return "development (loopback only)" + (embedded
-                ? ": the Firebase Auth emulator's contract (any API key, Authorization: Bearer owner, codes at /emulator/v1/projects/\(backend.projectID)/oobCodes, links logged)"
-                : "")
+            return "development (loopback only)"
+                + (embedded
+                    ? ": the Firebase Auth emulator's contract (any API key, Authorization: Bearer owner, codes at /emulator/v1/projects/\(backend.projectID)/oobCodes, links logged)"
+                    : "")
         case .deployment:
-            return "deployment" + (embedded
-                ? ": configured API keys (\(backend.clientAPIKeys.count)) and admin keys (\(backend.adminKeys.count)) only, no code listing, no addresses or codes in logs"
-                : ": no addresses or codes in logs")
+            return "deployment"
+                + (embedded
+                    ? ": configured API keys (\(backend.clientAPIKeys.count)) and admin keys (\(backend.adminKeys.count)) only, no code listing, no addresses or codes in logs"
+                    : ": no addresses or codes in logs")
         }
     }
 }

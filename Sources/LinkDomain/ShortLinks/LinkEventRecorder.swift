@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -28,8 +30,10 @@ final class LinkEventRecorder: Service, Sendable {
     /// every event counted before it was asked for.
     private let lastFlush = Mutex<Task<Void, Never>?>(nil)
 
-    init(store: any LinkStore, interval: Duration = .seconds(1), clock: any WallClock = SystemClock(), metrics: LinkMetrics = LinkMetrics(),
-         logger: Logger) {
+    init(
+        store: any LinkStore, interval: Duration = .seconds(1), clock: any WallClock = SystemClock(), metrics: LinkMetrics = LinkMetrics(),
+        logger: Logger
+    ) {
         self.store = store
         self.metrics = metrics
         self.interval = interval
@@ -81,14 +85,18 @@ final class LinkEventRecorder: Service, Sendable {
             return pending
         }
         guard !taken.isEmpty else { return }
-        let tallies = taken.map { LinkEventTally(suffix: $0.key.suffix, day: $0.key.day, platform: $0.key.platform, event: $0.key.event,
-                                                 count: $0.value) }
+        let tallies = taken.map {
+            LinkEventTally(
+                suffix: $0.key.suffix, day: $0.key.day, platform: $0.key.platform, event: $0.key.event,
+                count: $0.value)
+        }
         do {
             try await store.recordEvents(tallies)
         } catch {
             // Statistics never stand between a visitor and their link; the counts wait for the next flush.
-            logger.warning("link events not recorded yet; kept for the next attempt",
-                           metadata: ["events": .stringConvertible(tallies.count), "error": .string("\(error)")])
+            logger.warning(
+                "link events not recorded yet; kept for the next attempt",
+                metadata: ["events": .stringConvertible(tallies.count), "error": .string("\(error)")])
             pending.withLock { pending in pending.merge(taken, uniquingKeysWith: +) }
         }
     }

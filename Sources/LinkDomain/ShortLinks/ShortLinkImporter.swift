@@ -1,4 +1,6 @@
 import Foundation
+import LinkDomainCore
+import LinkDomainStorage
 import SwiftCSV
 
 /// Loads an export of existing short links (CSV with a header row, or a JSON list of objects),

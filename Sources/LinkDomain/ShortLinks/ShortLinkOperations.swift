@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// What can be done to short links, whoever asks: the link API (`/v1/shortLinks`) and the console
@@ -35,12 +37,16 @@ struct ShortLinkOperations: Sendable {
     }
 
     func listing(suffix: String, logger: Logger) async throws(ShortLinkAPIError) -> ShortLinkListing {
-        guard let found = try await reading(logger, { () async throws(StoreError) in try await admin.shortLinkListing(suffix: suffix) }) else { throw .notFound("no such short link") }
+        guard let found = try await reading(logger, { () async throws(StoreError) in try await admin.shortLinkListing(suffix: suffix) }) else {
+            throw .notFound("no such short link")
+        }
         return found
     }
 
     func setDisabled(_ disabled: Bool, suffix: String, actor: String, logger: Logger) async throws(ShortLinkAPIError) {
-        let changed = try await reading(logger) { () async throws(StoreError) in try await admin.setShortLinkDisabled(suffix: suffix, disabled: disabled, at: clock.nowMilliseconds()) }
+        let changed = try await reading(logger) { () async throws(StoreError) in
+            try await admin.setShortLinkDisabled(suffix: suffix, disabled: disabled, at: clock.nowMilliseconds())
+        }
         guard changed else { throw .notFound("no such short link") }
         cache?.forget([suffix])
         AuditLog.record(actor: actor, action: disabled ? "shortLink.disable" : "shortLink.enable", object: suffix, logger: logger)

@@ -1,4 +1,6 @@
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 
 /// A short link's QR code, for print and slides: `/<suffix>/qr.svg` and `/<suffix>/qr.png`, drawn by
@@ -30,12 +32,17 @@ struct ShortLinkQRCodes: Sendable {
         let caching = "public, max-age=86400"
         switch format {
         case .svg:
-            return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: caching],
-                            body: .init(byteBuffer: ByteBuffer(string: code.svgDocument(label: link))))
+            return Response(
+                status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: caching],
+                body: .init(byteBuffer: ByteBuffer(string: code.svgDocument(label: link))))
         case .png:
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: caching,
-                                                   .contentDisposition: "inline; filename=\"\(suffix).png\""],
-                            body: .init(byteBuffer: ByteBuffer(bytes: code.png())))
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "image/png", .cacheControl: caching,
+                    .contentDisposition: "inline; filename=\"\(suffix).png\"",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: code.png())))
         }
     }
 }

@@ -1,4 +1,6 @@
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// The body of the Dynamic Links REST call `POST /v1/shortLinks`, turned into the long link's query.
 struct ShortLinkRequest {

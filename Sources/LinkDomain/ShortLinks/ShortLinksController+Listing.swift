@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 
 /// `GET /v1/shortLinks` (paged, searched, sorted), `GET` and `DELETE /v1/shortLinks/{suffix}`, and
 /// `POST /v1/shortLinks/{suffix}:disable` / `:enable`: what the console does, for scripts.
@@ -11,7 +13,8 @@ extension ShortLinksController {
         routes.get(RouterPath(RoutePaths.shortLink)) { request, context in
             await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
                 try authorize(request)
-                return ShortLinkResource(try await operations.listing(suffix: try suffix(context), logger: context.logger), publicBaseURL: configuration.publicBaseURL)
+                return ShortLinkResource(
+                    try await operations.listing(suffix: try suffix(context), logger: context.logger), publicBaseURL: configuration.publicBaseURL)
             }
         }
         routes.delete(RouterPath(RoutePaths.shortLink)) { request, context in
@@ -30,8 +33,9 @@ extension ShortLinksController {
                     throw .notFound("no such method: use {suffix}:disable or {suffix}:enable")
                 }
                 try await operations.setDisabled(method, suffix: String(parts[0]), actor: actor, logger: context.logger)
-                return ShortLinkResource(try await operations.listing(suffix: String(parts[0]), logger: context.logger),
-                                             publicBaseURL: configuration.publicBaseURL)
+                return ShortLinkResource(
+                    try await operations.listing(suffix: String(parts[0]), logger: context.logger),
+                    publicBaseURL: configuration.publicBaseURL)
             }
         }
     }
@@ -55,8 +59,9 @@ extension ShortLinksController {
         query.limit = try APIPaging.size(parameters["pageSize"], default: query.limit)
         query.after = try APIPaging.after(parameters["pageToken"], ShortLinkCursor.init(pageToken:))
         let page = try await operations.list(query, logger: context.logger)
-        return ShortLinkList(shortLinks: page.map { ShortLinkResource($0, publicBaseURL: configuration.publicBaseURL) },
-                             nextPageToken: page.count == query.limit ? page.last.map { $0.cursor(for: query.order).pageToken } : nil)
+        return ShortLinkList(
+            shortLinks: page.map { ShortLinkResource($0, publicBaseURL: configuration.publicBaseURL) },
+            nextPageToken: page.count == query.limit ? page.last.map { $0.cursor(for: query.order).pageToken } : nil)
     }
 }
 

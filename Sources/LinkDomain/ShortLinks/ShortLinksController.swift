@@ -1,6 +1,9 @@
 import Foundation
 import Hummingbird
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
+import NIOFoundationEssentialsCompat
 
 /// The Dynamic Links REST API that apps and back ends used to make links:
 /// `POST /v1/shortLinks` and `GET /v1/{shortLink}/linkStats`, authenticated by configured API keys;
@@ -36,12 +39,14 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
             throw .invalidArgument("the request body must be a JSON object")
         }
-        let parsed = try ShortLinkRequest(body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
-                                          androidApps: configuration.android.apps)
+        let parsed = try ShortLinkRequest(
+            body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
+            androidApps: configuration.android.apps)
         let suffix = try await operations.create(parsed, actor: actor, logger: context.logger)
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
-        return CreatedShortLink(shortLink: shortLink, previewLink: "\(shortLink)?d=1",
-                                warning: parsed.warnings.map { .init(warningCode: $0.code, warningMessage: $0.message) })
+        return CreatedShortLink(
+            shortLink: shortLink, previewLink: "\(shortLink)?d=1",
+            warning: parsed.warnings.map { .init(warningCode: $0.code, warningMessage: $0.message) })
     }
 
     private func stats(_ request: Request, shortLink encoded: String) async throws(ShortLinkAPIError) -> LinkStatistics {
@@ -71,7 +76,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
     @discardableResult
     func authorize(_ request: Request) throws(ShortLinkAPIError) -> String {
         guard let given = request.uri.queryParameters["key"].map(String.init),
-              let key = configuration.shortLinks.apiKeys.first(where: { ConstantTime.equal($0.utf8, given.utf8) })
+            let key = configuration.shortLinks.apiKeys.first(where: { ConstantTime.equal($0.utf8, given.utf8) })
         else {
             throw .permissionDenied("API key not valid. Please pass a valid API key.")
         }
@@ -119,17 +124,19 @@ struct LinkStatistics: Encodable, Sendable {
     static func dynamicLinksShape(_ counts: [LinkEventCount]) -> LinkStatistics {
         var totals: [String: [String: Int]] = [:]
         for count in counts {
-            let platform = switch count.platform {
-            case .iOS, .iPadOS: "IOS"
-            case .android: "ANDROID"
-            case .desktop: "DESKTOP"
-            case .bot: "OTHER"
-            }
-            let event = switch count.event {
-            case .click: "CLICK"
-            case .redirectToApp, .redirectToStore, .redirectToFallback: "REDIRECT"
-            case .appInstall, .appFirstOpen, .appReOpen: count.event.rawValue
-            }
+            let platform =
+                switch count.platform {
+                case .iOS, .iPadOS: "IOS"
+                case .android: "ANDROID"
+                case .desktop: "DESKTOP"
+                case .bot: "OTHER"
+                }
+            let event =
+                switch count.event {
+                case .click: "CLICK"
+                case .redirectToApp, .redirectToStore, .redirectToFallback: "REDIRECT"
+                case .appInstall, .appFirstOpen, .appReOpen: count.event.rawValue
+                }
             totals[platform, default: [:]][event, default: 0] += count.count
         }
         let rows = totals.sorted { $0.key < $1.key }.flatMap { platform, events in

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import ServiceLifecycle
 import Synchronization
 

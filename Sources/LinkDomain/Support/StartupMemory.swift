@@ -1,7 +1,9 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Gives back the pages of the program's own files (its code and read-only data, and the
@@ -21,14 +23,14 @@ public enum StartupMemory {
     @discardableResult
     public static func release() -> Int {
         #if os(Linux)
-        var released = 0
-        for mapping in readOnlyFileMappings() {
-            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            if madvise(start, Int(mapping.end - mapping.start), pageOut) == 0 { released += Int(mapping.end - mapping.start) }
-        }
-        return released
+            var released = 0
+            for mapping in readOnlyFileMappings() {
+                guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
+                if madvise(start, Int(mapping.end - mapping.start), pageOut) == 0 { released += Int(mapping.end - mapping.start) }
+            }
+            return released
         #else
-        return 0
+            return 0
         #endif
     }
 
@@ -53,7 +55,8 @@ public enum StartupMemory {
             let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
             // The path follows the inode after a run of spaces, which the last split keeps.
             guard fields.count == 6, fields[5].drop(while: { $0 == " " }).hasPrefix("/"), fields[1].utf8.count == 4,
-                  fields[1].utf8.first == UInt8(ascii: "r"), fields[1].utf8.dropFirst().first == UInt8(ascii: "-") else { return nil }
+                fields[1].utf8.first == UInt8(ascii: "r"), fields[1].utf8.dropFirst().first == UInt8(ascii: "-")
+            else { return nil }
             let bounds = fields[0].split(separator: "-")
             guard bounds.count == 2, let start = UInt(bounds[0], radix: 16), let end = UInt(bounds[1], radix: 16), end > start else { return nil }
             self.start = start

@@ -1,3 +1,5 @@
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 import NIOSSL
@@ -15,7 +17,7 @@ public final class CertificateStore: Sendable {
         let chain: [NIOSSLCertificateSource]
         let key: NIOSSLPrivateKeySource
 
-        init(files: TLSFiles) throws(LoadError) {
+        init(files: TLSFiles) throws(TLSFilesProblem) {
             let certificates: [NIOSSLCertificate]
             do {
                 certificates = try NIOSSLCertificate.fromPEMFile(files.certificatePath)
@@ -38,10 +40,8 @@ public final class CertificateStore: Sendable {
         }
     }
 
-    enum LoadError: Error {
-        case certificate(String)
-        case privateKey(String)
-    }
+    /// Reads the files as a start or a reload does, for the configuration reader.
+    public static let check: TLSFilesCheck = { files throws(TLSFilesProblem) in _ = try Material(files: files) }
 
     let files: TLSFiles
     private let current: Mutex<Material>

@@ -1,4 +1,6 @@
 import HummingbirdCore
+import LinkDomainCore
+import LinkDomainStorage
 import Logging
 import NIOCore
 import NIOSSL

@@ -4,6 +4,8 @@ import HTTPTypes
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("The app half of Dynamic Links: reopenAttribution and installAttribution")
 struct AppAttributionTests {
@@ -19,7 +21,8 @@ struct AppAttributionTests {
     @Test("reopenAttribution resolves a short link (deep link, long link, minimum version, UTM) and counts APP_RE_OPEN on the app's platform")
     func reopen() async throws {
         try await ShortLinksTests.harness().run { client in
-            let short = try await Self.shortLink(client, "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fitem%2F7&imv=2.5&ibi=com.example.app&utm_source=news&utm_campaign=spring")
+            let short = try await Self.shortLink(
+                client, "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fitem%2F7&imv=2.5&ibi=com.example.app&utm_source=news&utm_campaign=spring")
             let answer = try await client.post("/v1/reopenAttribution?key=any", ["bundleId": "com.example.app", "requestedLink": short, "sdkVersion": "1.0.0"])
             #expect(answer.status == .ok)
             #expect(answer.string("deepLink") == "https://example.com/item/7" && answer.string("iosMinAppVersion") == "2.5")
@@ -66,7 +69,8 @@ struct AppAttributionTests {
         try await harness.run { client in
             let short = try await Self.shortLink(client, "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fwelcome&apn=com.example.app")
             let sealer = HandoffSealer(secret: Array(SHA256.hash(data: Data(secret.utf8))))
-            let token = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
+            let token = try #require(
+                sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
             for candidate in ["ldh." + token, "https://links.example.com/__/handoff/" + token] {
                 let body: [String: Any] = ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": candidate, "device": ["deviceModelName": "x"]]
                 let first = try await client.post("/v1/installAttribution?key=any", body)
@@ -85,12 +89,17 @@ struct AppAttributionTests {
             let none = try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "device": ["screenResolutionWidth": 390]])
             #expect(none.status == .ok && none.json["deepLink"] == nil && none.string("attributionConfidence") == "UNKNOWN_ATTRIBUTION_CONFIDENCE")
             #expect(none.string("matchMessage")?.contains("never guesses") == true)
-            let expired = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds - 7200, lifetime: 3600))
-            #expect(try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": "ldh." + expired])
-                .string("matchMessage")?.contains("expired") == true)
-            let forged = try #require(HandoffSealer(secret: Array(repeating: 1, count: 32)).seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 60))
-            #expect(try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": "ldh." + forged])
-                .string("matchMessage")?.contains("not one this service made") == true)
+            let expired = try #require(
+                sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds - 7200, lifetime: 3600))
+            #expect(
+                try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": "ldh." + expired])
+                    .string("matchMessage")?.contains("expired") == true)
+            let forged = try #require(
+                HandoffSealer(secret: Array(repeating: 1, count: 32)).seal(
+                    link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 60))
+            #expect(
+                try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": "ldh." + forged])
+                    .string("matchMessage")?.contains("not one this service made") == true)
             // A link of this domain the app found itself resolves as it stands.
             let found = try await client.post("/v1/installAttribution?key=any", ["bundleId": "com.example.app", "uniqueMatchLinkToCheck": short])
             #expect(found.string("attributionConfidence") == "UNIQUE" && found.string("deepLink") == "https://example.com/welcome")

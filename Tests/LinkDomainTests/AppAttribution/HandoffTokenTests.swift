@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Hand-off tokens and what an app's link resolves to")
 struct HandoffTokenTests {
@@ -27,10 +29,10 @@ struct HandoffTokenTests {
         for index in [0, bytes.count / 2, bytes.count - 1] {
             var changed = bytes
             changed[index] ^= 1
-            #expect(sealer.open(Base64URL.encode(changed)) == nil)
+            #expect(sealer.open(Base64URL.encode(Array(changed))) == nil)
         }
         bytes.removeLast()
-        #expect(sealer.open(Base64URL.encode(bytes)) == nil)
+        #expect(sealer.open(Base64URL.encode(Array(bytes))) == nil)
         #expect(HandoffSealer(secret: Array(repeating: 8, count: 32)).open(token) == nil)
         for nonsense in ["", "a", "!!!", String(repeating: "A", count: 100_000)] { #expect(sealer.open(nonsense) == nil) }
         #expect(sealer.seal(link: "https://x", app: Self.app, now: .max - 10, lifetime: 60) == nil)
@@ -57,14 +59,19 @@ struct HandoffTokenTests {
         #expect(resolver.shape(of: "https://links.example.com/abcd") == .shortLink(suffix: "abcd"))
         #expect(resolver.shape(of: "https://open.example.com/abcd?utm_source=x") == .shortLink(suffix: "abcd"))
         #expect(resolver.shape(of: "https://links.example.com/__/auth/links?link=x") == .emailAction)
-        #expect(resolver.shape(of: "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp&imv=2.1&utm_campaign=spring") ==
-            .longLink(query: "link=https%3A%2F%2Fexample.com%2Fp&imv=2.1&utm_campaign=spring"))
-        for refused in ["https://evil.example.net/abcd", "https://links.example.com/healthz", "https://links.example.com/", "ftp://links.example.com/abcd",
-                        "http://links.example.com/abcd", "not a link", ""] {
+        #expect(
+            resolver.shape(of: "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp&imv=2.1&utm_campaign=spring")
+                == .longLink(query: "link=https%3A%2F%2Fexample.com%2Fp&imv=2.1&utm_campaign=spring"))
+        for refused in [
+            "https://evil.example.net/abcd", "https://links.example.com/healthz", "https://links.example.com/", "ftp://links.example.com/abcd",
+            "http://links.example.com/abcd", "not a link", "",
+        ] {
             #expect(resolver.shape(of: refused) == nil, "\(refused)")
         }
-        let short = try #require(resolver.resolve("https://links.example.com/abcd", shape: .shortLink(suffix: "abcd"),
-                                                  storedQuery: "link=https%3A%2F%2Fexample.com%2Fp%2F1&imv=3.0&utm_source=mail&utm_medium=email"))
+        let short = try #require(
+            resolver.resolve(
+                "https://links.example.com/abcd", shape: .shortLink(suffix: "abcd"),
+                storedQuery: "link=https%3A%2F%2Fexample.com%2Fp%2F1&imv=3.0&utm_source=mail&utm_medium=email"))
         #expect(short.deepLink == "https://example.com/p/1" && short.minimumAppVersion == "3.0" && short.suffix == "abcd")
         #expect(short.resolvedLink == "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp%2F1&imv=3.0&utm_source=mail&utm_medium=email")
         #expect(short.utm.source == "mail" && short.utm.medium == "email" && short.utm.campaign == nil)
@@ -73,15 +80,19 @@ struct HandoffTokenTests {
         #expect(resolver.resolve("https://links.example.com/abcd", shape: .shortLink(suffix: "abcd"), storedQuery: nil) == nil)
         #expect(resolver.resolve("https://links.example.com/?link=", shape: .longLink(query: "link=")) == nil)
         // A deep link the pages would not follow is not handed to the app either, stored or given.
-        for refused in ["https://evil.example/login", "javascript:alert(1)", "intent://x#Intent;package=com.evil;end", "file:///etc/passwd",
-                        "myapp://open", "http://example.com/plain", "https://user@example.com/"] {
+        for refused in [
+            "https://evil.example/login", "javascript:alert(1)", "intent://x#Intent;package=com.evil;end", "file:///etc/passwd",
+            "myapp://open", "http://example.com/plain", "https://user@example.com/",
+        ] {
             let query = "link=" + ActionLinkEncoder.percentEncode(refused)
             #expect(resolver.resolve("https://links.example.com/?" + query, shape: .longLink(query: query)) == nil, "\(refused)")
             #expect(resolver.resolve("https://links.example.com/abcd", shape: .shortLink(suffix: "abcd"), storedQuery: query) == nil, "\(refused)")
         }
         // Which apps a link names, for counting their events.
-        let named = try #require(resolver.resolve("https://links.example.com/?link=https%3A%2F%2Fexample.com%2F&ibi=com.example.ios&apn=com.example.android",
-                                                  shape: .longLink(query: "link=https%3A%2F%2Fexample.com%2F&ibi=com.example.ios&apn=com.example.android")))
+        let named = try #require(
+            resolver.resolve(
+                "https://links.example.com/?link=https%3A%2F%2Fexample.com%2F&ibi=com.example.ios&apn=com.example.android",
+                shape: .longLink(query: "link=https%3A%2F%2Fexample.com%2F&ibi=com.example.ios&apn=com.example.android")))
         #expect(named.apps.names("com.example.ios", on: .iOS) && named.apps.names("com.example.android", on: .android))
         #expect(!named.apps.names("com.example.android", on: .iOS) && !named.apps.names("com.example.other", on: .android))
     }

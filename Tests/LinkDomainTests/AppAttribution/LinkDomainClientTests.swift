@@ -1,9 +1,11 @@
 import Crypto
 import Foundation
-import LinkDomainClient
-import Testing
-
+import HummingbirdTesting
 @testable import LinkDomain
+import LinkDomainClient
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Testing
 
 @Suite("LinkDomainClient against the running server")
 struct LinkDomainClientTests {
@@ -20,11 +22,13 @@ struct LinkDomainClientTests {
             #expect(resolved.deepLink == "https://example.com/shelf/3" && resolved.minimumAppVersion == "4.0" && resolved.utm == ["utm_medium": "social"])
 
             let sealer = HandoffSealer(secret: Array(SHA256.hash(data: Data(secret.utf8))))
-            let pasteToken = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
+            let pasteToken = try #require(
+                sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
             let pasteboard = "https://links.example.com/__/handoff/" + pasteToken
             #expect(try await client.claimInstall(pasteboardLink: pasteboard)?.deepLink == "https://example.com/shelf/3")
             #expect(try await client.claimInstall(pasteboardLink: pasteboard) == nil)  // once
-            let referToken = try #require(sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
+            let referToken = try #require(
+                sealer.seal(link: short, app: HandoffApp(store: .android, id: "com.example.app"), now: harness.clock.nowSeconds, lifetime: 3600))
             let referrer = "ldh." + referToken
             #expect(try await client.claimInstall(referrer: referrer)?.deepLink == "https://example.com/shelf/3")
             #expect(try await client.claimInstall(referrer: "utm_source=google-play") == nil)
@@ -48,7 +52,8 @@ struct LinkDomainClientTests {
     func handoffOnly() throws {
         let client = LinkDomainClient(domain: try #require(URL(string: "https://links.example.com")), apiKey: "k", bundleID: "b")
         #expect(client.isHandoff("https://links.example.com/__/handoff/abc"))
-        #expect(!client.isHandoff("https://links.example.com/abcd") && !client.isHandoff("my password 123")
+        #expect(
+            !client.isHandoff("https://links.example.com/abcd") && !client.isHandoff("my password 123")
                 && !client.isHandoff("https://links.example.com.evil.net/__/handoff/abc"))
     }
 }

@@ -3,6 +3,8 @@ import Mustache
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Page and mail strings are typed")
 struct PageTextTests {
@@ -58,14 +60,16 @@ struct PageTextTests {
     }
 
     static let models: [any PageModel] = [
-        MessagePage(title: "t", purpose: "p", paragraphs: ["a"], actionURL: "u", actionLabel: "l",
-                    resetRequest: ResetRequestForm(fields: [HiddenField(name: "n", value: "v")]), newLink: NewLinkForm(fields: []),
-                    qrPath: "M4 4h1v1h-1z", qrSide: 29),
+        MessagePage(
+            title: "t", purpose: "p", paragraphs: ["a"], actionURL: "u", actionLabel: "l",
+            resetRequest: ResetRequestForm(fields: [HiddenField(name: "n", value: "v")]), newLink: NewLinkForm(fields: []),
+            qrPath: "M4 4h1v1h-1z", qrSide: 29),
         MessagePage(title: "t", paragraphs: []),
         ConfirmActionPage(title: "t", body: "b", button: "x", email: "e", newEmail: "n", fields: []),
         ResetPasswordPage(title: "t", email: "e", error: "r", fields: []),
-        LandingPage(title: "t", body: "b", continueFirst: true, pressAndHold: true, openURL: "o", storeURL: "s", storeLabel: "l", webURL: "w",
-                    inAppHelp: "h", pageURL: "p", copiedNote: "c", appArgument: "a"),
+        LandingPage(
+            title: "t", body: "b", continueFirst: true, pressAndHold: true, openURL: "o", storeURL: "s", storeLabel: "l", webURL: "w",
+            inAppHelp: "h", pageURL: "p", copiedNote: "c", appArgument: "a"),
         LandingPage(title: "t", body: "b"),
         PreviewPage(title: "t", description: "d", continueURL: "c", openURL: "o", storeURL: "s", storeLabel: "l"),
         SocialPage(title: "t", description: "d", imageURL: "i"),

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("The Apple and Android files claim the same paths")
 struct AssociationAgreementTests {
@@ -19,11 +21,11 @@ struct AssociationAgreementTests {
         let apple = try JSONDecoder().decode(JSONValue.self, from: Data(files.apple.bytes))
         let android = try JSONDecoder().decode(JSONValue.self, from: Data(files.android.bytes))
         guard case .object(let root) = apple, case .object(let links)? = root["applinks"], case .list(let details)? = links["details"],
-              case .object(let mail)? = details.first,
-              case .list(let statements) = android, case .object(let statement)? = statements.first,
-              case .object(let extensions)? = statement["relation_extensions"],
-              case .object(let handleAll)? = extensions["delegate_permission/common.handle_all_urls"],
-              let rules = handleAll["dynamic_app_link_components"]
+            case .object(let mail)? = details.first,
+            case .list(let statements) = android, case .object(let statement)? = statements.first,
+            case .object(let extensions)? = statement["relation_extensions"],
+            case .object(let handleAll)? = extensions["delegate_permission/common.handle_all_urls"],
+            let rules = handleAll["dynamic_app_link_components"]
         else {
             Issue.record("the files lack their rules")
             return

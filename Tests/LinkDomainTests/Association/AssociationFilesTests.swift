@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Association files")
 struct AssociationFilesTests {
@@ -150,7 +152,8 @@ struct AssociationFilesTests {
 
     @Test("with short links on, the app also opens short links and legacy long links, and none of the service's own paths")
     func shortLinkPaths() throws {
-        let configuration = try Fixtures.load(#"""
+        let configuration = try Fixtures.load(
+            #"""
             {"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}, "shortLinks": {"apiKeys": ["0123456789abcdef0123"]}}
             """#)
         let document = try JSONDecoder().decode(JSONValue.self, from: Data(try AssociationFiles(configuration: configuration).apple.bytes))
@@ -161,8 +164,10 @@ struct AssociationFilesTests {
             #expect(AppleAssociationPatterns.handles(path, entry: entry), "\(path)")
             #expect(AppleAssociationPatterns.handles(path, entry: entry.filter { $0.key == "paths" }), "legacy: \(path)")
         }
-        for path in ["/__/auth/done", "/__/static/styles.css", "/healthz", "/v1/shortLinks", "/.well-known/assetlinks.json", "/favicon.ico",
-                     "/identitytoolkit.googleapis.com/v1/accounts:signUp"] {
+        for path in [
+            "/__/auth/done", "/__/static/styles.css", "/healthz", "/v1/shortLinks", "/.well-known/assetlinks.json", "/favicon.ico",
+            "/identitytoolkit.googleapis.com/v1/accounts:signUp",
+        ] {
             #expect(!AppleAssociationPatterns.handles(path, entry: entry), "\(path)")
         }
         // Without short links, only the email links.
@@ -201,7 +206,7 @@ struct AssociationFilesTests {
 
     @Test("the repository's demo file is what the demo configuration's apps generate")
     func demoFileIsCurrent() throws {
-        let configuration = try ConfigurationLoader(environment: [:])
+        let configuration = try ConfigurationLoader(environment: [:], checkTLSFiles: CertificateStore.check)
             .load(path: Fixtures.repositoryRoot.appendingPathComponent("linkdomain.json").path)
         let served = try AssociationFiles(configuration: configuration)
         var generatedConfiguration = configuration
@@ -221,17 +226,27 @@ struct AssociationFilesTests {
         "a hand-written Apple file that iOS would not accept is refused, naming what is wrong",
         arguments: [
             ("not json", "(file)", "is not valid JSON"),
-            (#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.other"],"components":[{"/":"/__/auth/links*"}]}]}}"#,
-             "applinks.details", "does not list the configured app ABCDE12345.com.example.mail"),
-            (#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"components":[{"/":"/other/*"}]}]}}"#,
-             "applinks.details", "no component covers /__/auth/links"),
+            (
+                #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.other"],"components":[{"/":"/__/auth/links*"}]}]}}"#,
+                "applinks.details", "does not list the configured app ABCDE12345.com.example.mail"
+            ),
+            (
+                #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"components":[{"/":"/other/*"}]}]}}"#,
+                "applinks.details", "no component covers /__/auth/links"
+            ),
             // Excluded before anything includes it: Apple's first matching component decides, as `doctor` reads it.
-            (#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"components":[{"/":"/__/auth/*","exclude":true},{"/":"*"}]}]}}"#,
-             "applinks.details", "no component covers /__/auth/links"),
-            (#"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"paths":["NOT /__/auth/links*","*"]}]}}"#,
-             "applinks.details", "no component covers /__/auth/links"),
-            (#"{"applinks":{"details":[{"appIDs":["abc.com.example.mail"],"components":[{"/":"/__/auth/links*"}]}]}}"#,
-             "applinks.details[0].appIDs", "malformed app ID"),
+            (
+                #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"components":[{"/":"/__/auth/*","exclude":true},{"/":"*"}]}]}}"#,
+                "applinks.details", "no component covers /__/auth/links"
+            ),
+            (
+                #"{"applinks":{"details":[{"appIDs":["ABCDE12345.com.example.mail"],"paths":["NOT /__/auth/links*","*"]}]}}"#,
+                "applinks.details", "no component covers /__/auth/links"
+            ),
+            (
+                #"{"applinks":{"details":[{"appIDs":["abc.com.example.mail"],"components":[{"/":"/__/auth/links*"}]}]}}"#,
+                "applinks.details[0].appIDs", "malformed app ID"
+            ),
             (#"{"applinks":{"details":[]},"appLinks":{}}"#, "appLinks", "unknown key"),
         ]
     )

@@ -6,13 +6,17 @@ import Logging
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// A LinkDomain whose pages use an Identity Toolkit backend over HTTP. The backend here is another
 /// LinkDomain's embedded backend, which speaks the same API as the Auth emulator.
 @Suite("Pages over an Identity Toolkit backend reached by HTTP")
 struct IdentityToolkitClientTests {
-    static func pagesServer<Value>(backendURL: String, timeoutSeconds: Int = 10,
-                                   _ test: @Sendable (BackendClient) async throws -> Value) async throws -> Value {
+    static func pagesServer<Value>(
+        backendURL: String, timeoutSeconds: Int = 10,
+        _ test: @Sendable (BackendClient) async throws -> Value
+    ) async throws -> Value {
         var configuration = BackendHarness().configuration
         configuration.backend.kind = .emulator(url: backendURL)
         configuration.backend.timeoutSeconds = timeoutSeconds

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("The configuration keys, described once")
 struct ConfigurationKeysTests {
@@ -11,8 +13,9 @@ struct ConfigurationKeysTests {
             contentsOf: Fixtures.repositoryRoot.appendingPathComponent("docs").appendingPathComponent("configuration.md"),
             encoding: .utf8)
         let table = ConfigurationKeys.documentationTable
-        #expect(document.contains(table + "\n"),
-                "docs/configuration.md's configuration table differs from ConfigurationKeys: replace it with the output of `linkdomain keys`")
+        #expect(
+            document.contains(table + "\n"),
+            "docs/configuration.md's configuration table differs from ConfigurationKeys: replace it with the output of `linkdomain keys`")
         // Every key row in docs/configuration.md comes from the table (no stale row left beside it).
         let rows = document.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.contains("| `LINKDOMAIN_") }
         #expect(rows.count == ConfigurationKeys.all.count)
@@ -24,9 +27,9 @@ struct ConfigurationKeysTests {
         #expect(ConfigurationKeys.appleTeamID.environmentVariable == "LINKDOMAIN_APPLE_APPS_i_TEAM_ID")
         #expect(ConfigurationKeys.appleTeamID.path(index: 2) == ["apple", "apps", "2", "teamID"])
         guard case .object(let server)? = ConfigurationSchema.root["server"], case .object(let tls)? = server["tls"],
-              case .objectList(let app)? = ConfigurationSchema.root["apple"].flatMap({ node -> ConfigurationNode? in
-                  if case .object(let apple) = node { apple["apps"] } else { nil }
-              })
+            case .objectList(let app)? = ConfigurationSchema.root["apple"].flatMap({ node -> ConfigurationNode? in
+                if case .object(let apple) = node { apple["apps"] } else { nil }
+            })
         else {
             Issue.record("the schema lost its nesting")
             return
@@ -35,10 +38,11 @@ struct ConfigurationKeysTests {
         #expect(app.keys.count == 6)
         // Each key is read: a value of the wrong type is reported under its own name.
         for key in ConfigurationKeys.all where key.list == nil {
-            let wrong: String = switch key.type {
-            case .integer, .boolean: "\"x\""
-            default: "12"
-            }
+            let wrong: String =
+                switch key.type {
+                case .integer, .boolean: "\"x\""
+                default: "12"
+                }
             let json = Self.json(path: key.path(), value: wrong)
             #expect(throws: ConfigurationError.self, "\(key.name)") { try Fixtures.load(json) }
         }
@@ -47,8 +51,10 @@ struct ConfigurationKeysTests {
     @Test("secret keys never show their values in problems")
     func secrets() throws {
         let secrets = ConfigurationKeys.all.filter(\.isSecret).map(\.name)
-        #expect(Set(secrets) == ["formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys", "mail.smtpURL", "console.users[i].passwordHash"])
-        let json = #"{"formSecret": "hunter2", "storage": {"postgresURL": "mysql://root:hunter2@db"}, "backend": {"adminKeys": ["hunter2"]}, "#
+        #expect(
+            Set(secrets) == ["formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys", "mail.smtpURL", "console.users[i].passwordHash"])
+        let json =
+            #"{"formSecret": "hunter2", "storage": {"postgresURL": "mysql://root:hunter2@db"}, "backend": {"adminKeys": ["hunter2"]}, "#
             + #""shortLinks": {"apiKeys": ["hunter2"]}, "mail": {"smtpURL": "ftp://user:hunter2@relay"}}"#
         do {
             _ = try Fixtures.load(json)

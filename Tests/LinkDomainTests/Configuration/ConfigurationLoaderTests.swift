@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Configuration loading and validation")
 struct ConfigurationLoaderTests {
@@ -24,7 +26,7 @@ struct ConfigurationLoaderTests {
     @Test("the committed demo configuration is valid")
     func demoConfiguration() throws {
         let path = Fixtures.repositoryRoot.appendingPathComponent("linkdomain.json").path
-        let configuration = try ConfigurationLoader(environment: [:]).load(path: path)
+        let configuration = try ConfigurationLoader(environment: [:], checkTLSFiles: CertificateStore.check).load(path: path)
         #expect(configuration.server.port == 8080)
         #expect(configuration.publicBaseURL == "http://127.0.0.1:8080")
         #expect(configuration.apple.associationFile == Fixtures.repositoryRoot.appendingPathComponent("apple-app-site-association").path)
@@ -47,10 +49,19 @@ struct ConfigurationLoaderTests {
             (#"{"apple":{"apps":[{"bundleID":"com.example.app"}]}}"#, "apple.apps[0].teamID", "10 upper-case"),
             (#"{"apple":{"apps":[{"teamID":"ABCDE12345","bundleID":"com.example.app","appStoreID":"id123"}]}}"#, "apple.apps[0].appStoreID", "digits"),
             (#"{"apple":{"apps":[{"teamID":"ABCDE12345","bundleID":"com.example.app","paths":["open/*"]}]}}"#, "apple.apps[0].paths", "path patterns"),
-            (#"{"android":{"apps":[{"packageName":"com.1example.app","fingerprints":["\#(Fixtures.fingerprintA)"]}]}}"#, "android.apps[0].packageName", "application ID"),
-            (#"{"android":{"apps":[{"packageName":"example","fingerprints":["\#(Fixtures.fingerprintA)"]}]}}"#, "android.apps[0].packageName", "application ID"),
+            (
+                #"{"android":{"apps":[{"packageName":"com.1example.app","fingerprints":["\#(Fixtures.fingerprintA)"]}]}}"#, "android.apps[0].packageName",
+                "application ID"
+            ),
+            (
+                #"{"android":{"apps":[{"packageName":"example","fingerprints":["\#(Fixtures.fingerprintA)"]}]}}"#, "android.apps[0].packageName",
+                "application ID"
+            ),
             (#"{"android":{"apps":[{"packageName":"com.example.app","fingerprints":["14:6D:E9"]}]}}"#, "android.apps[0].fingerprints", "32 hex bytes"),
-            (#"{"android":{"apps":[{"packageName":"com.example.app","fingerprints":["\#(Fixtures.fingerprintA.replacingOccurrences(of: "E5", with: "G5"))"]}]}}"#, "android.apps[0].fingerprints", "32 hex bytes"),
+            (
+                #"{"android":{"apps":[{"packageName":"com.example.app","fingerprints":["\#(Fixtures.fingerprintA.replacingOccurrences(of: "E5", with: "G5"))"]}]}}"#,
+                "android.apps[0].fingerprints", "32 hex bytes"
+            ),
             (#"{"android":{"apps":[{"packageName":"com.example.app"}]}}"#, "android.apps[0].fingerprints", "fingerprints"),
             (#"{"authorizedDomains":["example.com/path"]}"#, "authorizedDomains", "host names"),
             (#"{"publicBaseURL":"http://links.example.com"}"#, "publicBaseURL", "https://"),
@@ -60,8 +71,10 @@ struct ConfigurationLoaderTests {
             (#"{"server":{"idleTimeoutSeconds":0}}"#, "server.idleTimeoutSeconds", "1 to 3600"),
             (#"{"server":{"tls":{"certificatePath":"/etc/ssl/certs/x.pem"}}}"#, "server.tls.privateKeyPath", "PEM private key"),
             (#"{"server":{"tls":{"privateKeyPath":"/etc/ssl/private/x.key"}}}"#, "server.tls.certificatePath", "PEM certificate"),
-            (#"{"server":{"tls":{"certificatePath":"/nonexistent/cert.pem","privateKeyPath":"/nonexistent/key.pem"}}}"#,
-             "server.tls.certificatePath", "readable PEM"),
+            (
+                #"{"server":{"tls":{"certificatePath":"/nonexistent/cert.pem","privateKeyPath":"/nonexistent/key.pem"}}}"#,
+                "server.tls.certificatePath", "readable PEM"
+            ),
         ]
     )
     func invalidValue(json: String, key: String, expected: String) {
@@ -74,7 +87,8 @@ struct ConfigurationLoaderTests {
 
     @Test("unknown keys are errors that name the key, at any depth")
     func unknownKeys() {
-        let problems = Fixtures.problems(#"{"publicBaseUrl":"https://x.example.com","apple":{"apps":[{"teamID":"ABCDE12345","bundleID":"com.a.b","bundleId":"x"}]}}"#)
+        let problems = Fixtures.problems(
+            #"{"publicBaseUrl":"https://x.example.com","apple":{"apps":[{"teamID":"ABCDE12345","bundleID":"com.a.b","bundleId":"x"}]}}"#)
         #expect(problems.map(\.key) == ["apple.apps[0].bundleId", "publicBaseUrl"])
         #expect(problems.allSatisfy { $0.problem == "unknown key" })
         #expect(problems[1].expected.contains("publicBaseURL"))
@@ -82,7 +96,9 @@ struct ConfigurationLoaderTests {
 
     @Test("values of the wrong JSON type are reported")
     func wrongTypes() {
-        let problems = Fixtures.problems(#"{"server":{"port":"8080"},"authorizedDomains":"example.com","apple":{"apps":[{"teamID":"ABCDE12345","bundleID":"com.a.b","webcredentials":"yes"}]}}"#)
+        let problems = Fixtures.problems(
+            #"{"server":{"port":"8080"},"authorizedDomains":"example.com","apple":{"apps":[{"teamID":"ABCDE12345","bundleID":"com.a.b","webcredentials":"yes"}]}}"#
+        )
         #expect(problems.map(\.key) == ["apple.apps[0].webcredentials", "authorizedDomains", "server.port"])
         #expect(problems.map(\.expected) == ["true or false", "a list of strings", "an integer"])
     }
@@ -101,10 +117,12 @@ struct ConfigurationLoaderTests {
 
     @Test("every problem is listed, not only the first")
     func allProblems() {
-        let problems = Fixtures.problems(#"{"apple":{"apps":[{"teamID":"x","bundleID":"y"}]},"android":{"apps":[{"packageName":"z","fingerprints":["00"]}]},"extra":1}"#)
-        #expect(problems.map(\.key) == [
-            "extra", "apple.apps[0].teamID", "apple.apps[0].bundleID", "android.apps[0].packageName", "android.apps[0].fingerprints",
-        ])
+        let problems = Fixtures.problems(
+            #"{"apple":{"apps":[{"teamID":"x","bundleID":"y"}]},"android":{"apps":[{"packageName":"z","fingerprints":["00"]}]},"extra":1}"#)
+        #expect(
+            problems.map(\.key) == [
+                "extra", "apple.apps[0].teamID", "apple.apps[0].bundleID", "android.apps[0].packageName", "android.apps[0].fingerprints",
+            ])
     }
 
     @Test("a file that is not JSON, or not an object, is one clear problem")

@@ -1,12 +1,15 @@
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import NIOCore
+import Testing
 
 @Suite("Mail configuration: the relay, the sender, DKIM and branding, checked at start")
 struct MailConfigurationTests {
     @Test("a relay URL, sender and branding are read; the password never shows in a problem or the summary")
     func read() throws {
-        let configuration = try Fixtures.load(#"""
+        let configuration = try Fixtures.load(
+            #"""
             {"mail": {"smtpURL": "smtp://user:s3cret@relay.example.com:2525", "from": "noreply@example.com", "retryForSeconds": 600},
              "branding": {"appName": "Example", "accentColor": "#AA3300", "supportEmail": "help@example.com"}}
             """#)
@@ -19,15 +22,17 @@ struct MailConfigurationTests {
         #expect(ConfigurationWarnings.of(configuration).isEmpty)
     }
 
-    @Test("what is wrong is named, the relay's password never", arguments: [
-        (#"{"mail": {"smtpURL": "http://user:s3cret@relay"}}"#, "mail.smtpURL"),
-        (#"{"mail": {"from": "not an address"}}"#, "mail.from"),
-        (#"{"mail": {"dkim": {"privateKeyPath": "/nonexistent/dkim.pem"}}}"#, "mail.dkim.privateKeyPath"),
-        (#"{"mail": {"dkim": {"selector": "not a label!"}}}"#, "mail.dkim.selector"),
-        (#"{"branding": {"accentColor": "red"}}"#, "branding.accentColor"),
-        (#"{"branding": {"logoURL": "http://example.com/logo.png"}}"#, "branding.logoURL"),
-        (#"{"mail": {"perRecipientPerHour": 0}}"#, "mail.perRecipientPerHour"),
-    ])
+    @Test(
+        "what is wrong is named, the relay's password never",
+        arguments: [
+            (#"{"mail": {"smtpURL": "http://user:s3cret@relay"}}"#, "mail.smtpURL"),
+            (#"{"mail": {"from": "not an address"}}"#, "mail.from"),
+            (#"{"mail": {"dkim": {"privateKeyPath": "/nonexistent/dkim.pem"}}}"#, "mail.dkim.privateKeyPath"),
+            (#"{"mail": {"dkim": {"selector": "not a label!"}}}"#, "mail.dkim.selector"),
+            (#"{"branding": {"accentColor": "red"}}"#, "branding.accentColor"),
+            (#"{"branding": {"logoURL": "http://example.com/logo.png"}}"#, "branding.logoURL"),
+            (#"{"mail": {"perRecipientPerHour": 0}}"#, "mail.perRecipientPerHour"),
+        ])
     func refused(json: String, key: String) {
         #expect { try Fixtures.load(json) } throws: { error in
             let description = (error as? ConfigurationError)?.description ?? ""

@@ -2,18 +2,25 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Development and deployment")
 struct ServingModeTests {
     static let adminKey = String(repeating: "k", count: 32)
 
-    @Test("development only on a loopback bind with an http loopback base URL", arguments: [
-        (#"{"server": {"host": "127.0.0.1"}}"#, ServingMode.development),
-        (#"{"server": {"host": "::1"}, "publicBaseURL": "http://localhost:8080"}"#, .development),
-        (#"{"server": {"host": "0.0.0.0"}, "publicBaseURL": "http://localhost:8080", "backend": {"apiKey": "k", "adminKeys": ["\#(adminKey)"]}}"#, .deployment),
-        (#"{"publicBaseURL": "https://links.example.com", "backend": {"apiKeys": ["k"], "adminKeys": ["\#(adminKey)"]}}"#, .deployment),
-        (#"{"server": {"host": "0.0.0.0", "forceDevelopmentMode": true}}"#, .development),
-    ])
+    @Test(
+        "development only on a loopback bind with an http loopback base URL",
+        arguments: [
+            (#"{"server": {"host": "127.0.0.1"}}"#, ServingMode.development),
+            (#"{"server": {"host": "::1"}, "publicBaseURL": "http://localhost:8080"}"#, .development),
+            (
+                #"{"server": {"host": "0.0.0.0"}, "publicBaseURL": "http://localhost:8080", "backend": {"apiKey": "k", "adminKeys": ["\#(adminKey)"]}}"#,
+                .deployment
+            ),
+            (#"{"publicBaseURL": "https://links.example.com", "backend": {"apiKeys": ["k"], "adminKeys": ["\#(adminKey)"]}}"#, .deployment),
+            (#"{"server": {"host": "0.0.0.0", "forceDevelopmentMode": true}}"#, .development),
+        ])
     func mode(json: String, expected: ServingMode) throws {
         #expect(try Fixtures.load(json).mode == expected)
     }
@@ -32,8 +39,11 @@ struct ServingModeTests {
         #expect(problems.map(\.key) == ["backend.apiKeys", "backend.adminKeys"])
         #expect(problems.allSatisfy { $0.problem.hasPrefix("is missing: this is a deployment") })
         // The keys from the environment are enough; other backends need none.
-        #expect(Fixtures.problems(#"{"publicBaseURL": "https://links.example.com"}"#,
-                                  environment: ["LINKDOMAIN_BACKEND_API_KEYS": "a,b", "LINKDOMAIN_BACKEND_ADMIN_KEYS": Self.adminKey]).isEmpty)
+        #expect(
+            Fixtures.problems(
+                #"{"publicBaseURL": "https://links.example.com"}"#,
+                environment: ["LINKDOMAIN_BACKEND_API_KEYS": "a,b", "LINKDOMAIN_BACKEND_ADMIN_KEYS": Self.adminKey]
+            ).isEmpty)
         #expect(Fixtures.problems(#"{"publicBaseURL": "https://links.example.com", "backend": {"kind": "identityToolkit"}}"#).isEmpty)
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Console sessions, form tokens and password hashes")
 struct ConsoleSessionTests {
@@ -37,8 +39,10 @@ struct ConsoleSessionTests {
         let token = Self.seal.formToken(Self.session, action: "/__/console/links/abcd/delete", now: 1_000_100)
         #expect(Self.seal.isValidFormToken(token, session: Self.session, action: "/__/console/links/abcd/delete", now: 1_000_200))
         #expect(!Self.seal.isValidFormToken(token, session: Self.session, action: "/__/console/links/abce/delete", now: 1_000_200))
-        #expect(!Self.seal.isValidFormToken(token, session: ConsoleSession(actor: "ops", signedInAt: 1_000_001), action: "/__/console/links/abcd/delete",
-                                            now: 1_000_200))
+        #expect(
+            !Self.seal.isValidFormToken(
+                token, session: ConsoleSession(actor: "ops", signedInAt: 1_000_001), action: "/__/console/links/abcd/delete",
+                now: 1_000_200))
     }
 
     @Test("scrypt hashes: what the command makes verifies its password only; malformed or costly ones are not hashes")
@@ -48,8 +52,10 @@ struct ConsoleSessionTests {
         #expect(text.hasPrefix("scrypt$15$8$1$") && hash.text == text)
         #expect(hash.matches("correct horse battery staple") && !hash.matches("correct horse battery stapler"))
         #expect(throws: ConsolePasswords.Problem.self) { try ConsolePasswords.hash("short") }
-        for bad in ["", "scrypt$15$8$1$AAAA$AAAA", "scrypt$30$8$1$" + String(text.split(separator: "$")[4]) + "$" + String(text.split(separator: "$")[5]),
-                    "bcrypt$15$8$1$a$b", text + "$"] {
+        for bad in [
+            "", "scrypt$15$8$1$AAAA$AAAA", "scrypt$30$8$1$" + String(text.split(separator: "$")[4]) + "$" + String(text.split(separator: "$")[5]),
+            "bcrypt$15$8$1$a$b", text + "$",
+        ] {
             #expect(ScryptPasswordHash(bad) == nil, "\(bad)")
         }
     }

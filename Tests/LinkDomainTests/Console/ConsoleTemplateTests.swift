@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Mustache
+import Testing
 
 @Suite("The console's templates and strings")
 struct ConsoleTemplateTests {
@@ -28,9 +30,11 @@ struct ConsoleTemplateTests {
     @Test("a chart draws one bar a day per event with the same numbers in its table")
     func chart() throws {
         let renderer = ConsoleRenderer(appName: "Example")
-        let totals = [DailyEventTotal(day: 100, platform: .iOS, event: .click, count: 4), DailyEventTotal(day: 100, platform: .iOS, event: .redirectToApp, count: 2),
-                      DailyEventTotal(day: 90, platform: .iOS, event: .click, count: 8), DailyEventTotal(day: 100, platform: .android, event: .click, count: 1),
-                      DailyEventTotal(day: 50, platform: .iOS, event: .click, count: 1_000)]
+        let totals = [
+            DailyEventTotal(day: 100, platform: .iOS, event: .click, count: 4), DailyEventTotal(day: 100, platform: .iOS, event: .redirectToApp, count: 2),
+            DailyEventTotal(day: 90, platform: .iOS, event: .click, count: 8), DailyEventTotal(day: 100, platform: .android, event: .click, count: 1),
+            DailyEventTotal(day: 50, platform: .iOS, event: .click, count: 1_000),
+        ]
         let chart = try #require(ConsoleCharts.clicks(totals, platform: .iOS, today: 100, renderer: renderer))
         let bars = try #require(chart["bars"] as? [[String: Any]])
         #expect(bars.count == 3)

@@ -6,6 +6,8 @@ import Logging
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// The console over HTTP: who may use it in each mode, its forms' protections, and what its
 /// changes do to the links people open.
@@ -135,9 +137,10 @@ struct ConsoleTests {
             // Without Sec-Fetch-Site, the Origin decides: another site's is refused; the public host's (behind a proxy) is this site.
             let cookie = try #require(browser.cookie)
             func post(origin: String) async throws -> TestResponse {
-                try await client.execute(uri: "/__/console/links", method: .post,
-                                         headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie, .origin: origin],
-                                         body: ByteBuffer(string: "csrf=\(ActionLinkEncoder.percentEncode(token))&link=https%3A%2F%2Fexample.com%2Fx"))
+                try await client.execute(
+                    uri: "/__/console/links", method: .post,
+                    headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie, .origin: origin],
+                    body: ByteBuffer(string: "csrf=\(ActionLinkEncoder.percentEncode(token))&link=https%3A%2F%2Fexample.com%2Fx"))
             }
             #expect(try await post(origin: "https://evil.example.net").status == .forbidden)
             #expect(try await services.admin.shortLinkCount() == 0)
@@ -153,8 +156,12 @@ struct ConsoleTests {
             var browser = Browser(client: client)
             _ = try await browser.signIn()
             let token = try await browser.token(on: "/__/console/links", for: "/__/console/links")
-            let created = try await browser.post("/__/console/links", ["csrf": token, "link": "https://example.com/product/42", "ibi": "com.example.mail",
-                                                                      "option": "SHORT"])
+            let created = try await browser.post(
+                "/__/console/links",
+                [
+                    "csrf": token, "link": "https://example.com/product/42", "ibi": "com.example.mail",
+                    "option": "SHORT",
+                ])
             #expect(created.status == .seeOther)
             let location = try #require(created.headers[.location])
             let suffix = String(try #require(location.firstMatch(of: /\/__\/console\/links\/([A-Za-z0-9]+)\?done=created/)).output.1)
@@ -219,8 +226,9 @@ struct ConsoleTests {
             #expect(try await browser.post("\(page)/send-reset", ["csrf": reset]).headers[.location] == "\(page)?done=no-relay")
             let revoke = try await browser.token(on: page, for: "\(page)/revoke")
             _ = try await browser.post("\(page)/revoke", ["csrf": revoke])
-            let refreshed = try await api.post("/securetoken.googleapis.com/v1/token?key=\(Fixtures.apiKey)",
-                                               ["grant_type": "refresh_token", "refresh_token": try #require(signIn.string("refreshToken"))])
+            let refreshed = try await api.post(
+                "/securetoken.googleapis.com/v1/token?key=\(Fixtures.apiKey)",
+                ["grant_type": "refresh_token", "refresh_token": try #require(signIn.string("refreshToken"))])
             #expect(refreshed.status == .badRequest)
             let delete = try await browser.token(on: page, for: "\(page)/delete")
             _ = try await browser.post("\(page)/delete", ["csrf": delete, "confirm": "yes"])
@@ -256,7 +264,9 @@ struct ConsoleTests {
             #expect(imported.status == .ok && String(buffer: imported.body).contains("Imported 2, skipped 0 already there, refused 0."))
             let exported = String(buffer: try await browser.get("/__/console/links.csv").body)
             #expect(exported.hasPrefix("shortLink,longLink,createdAt,disabled,clicks\r\n"))
-            #expect(exported.contains("https://links.example.com/spring,https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fspring,2024-03-01T10:00:00.000Z,false,0"))
+            #expect(
+                exported.contains(
+                    "https://links.example.com/spring,https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fspring,2024-03-01T10:00:00.000Z,false,0"))
             // The export read back: both already there. A suffix standing for another link: refused.
             let again = try await browser.post("/__/console/links/import", ["csrf": token, "csv": exported])
             #expect(String(buffer: again.body).contains("Imported 0, skipped 2 already there, refused 0."))

@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Logging
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Logging
+import NIOFoundationEssentialsCompat
+import Testing
 
 @Suite("The mail queue's API")
 struct MailQueueAPITests {
@@ -14,9 +16,11 @@ struct MailQueueAPITests {
         let services = try await ConsoleTests.services()
         let base = Int64(7_000_000_000_000)
         for index in 0..<3 {
-            try await services.admin.enqueue(QueuedMail(id: "m\(index)", sender: "noreply@example.com", recipient: "ann\(index)@example.com",
-                                                        message: "Subject: x\r\n\r\nbody", kind: "reset-password", queuedAt: base + Int64(index),
-                                                        language: "it"))
+            try await services.admin.enqueue(
+                QueuedMail(
+                    id: "m\(index)", sender: "noreply@example.com", recipient: "ann\(index)@example.com",
+                    message: "Subject: x\r\n\r\nbody", kind: "reset-password", queuedAt: base + Int64(index),
+                    language: "it"))
             try await services.admin.markFailed(id: "m\(index)", reason: "550 5.1.1 no such mailbox", now: base + 10)
         }
         try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in

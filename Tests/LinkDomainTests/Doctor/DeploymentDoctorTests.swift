@@ -6,6 +6,8 @@ import Logging
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("linkdomain doctor against deliberately broken deployments")
 struct DeploymentDoctorTests {
@@ -28,34 +30,51 @@ struct DeploymentDoctorTests {
             router.get("/missing\(path)") { _, _ in Response(status: .notFound) }
         }
         router.get("/html/**") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: "<!doctype html><title>My shop</title><div id=app></div>")))
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "<!doctype html><title>My shop</title><div id=app></div>")))
         }
         router.get("/oversize\(apple)") { _, _ in
             let padding = String(repeating: "x", count: 200 * 1024)
             return Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: #"{"applinks":{"details":[]},"pad":""# + padding + #""}"#)))
         }
         router.get("/uncovered\(apple)") { _, _ in
-            Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: """
-                {"applinks":{"details":[{"appIDs":["A1B2C3D4E5.com.example.app"],"components":[{"/":"/__/auth/*","exclude":true},{"/":"*"}]}]}}
-                """)))
+            Response(
+                status: .ok, headers: json,
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: """
+                            {"applinks":{"details":[{"appIDs":["A1B2C3D4E5.com.example.app"],"components":[{"/":"/__/auth/*","exclude":true},{"/":"*"}]}]}}
+                            """)))
         }
         router.get("/badids\(apple)") { _, _ in
-            Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: """
-                {"applinks":{"details":[{"appIDs":["com.example.app"],"components":[{"/":"/__/auth/links*"}]}]}}
-                """)))
+            Response(
+                status: .ok, headers: json,
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: """
+                            {"applinks":{"details":[{"appIDs":["com.example.app"],"components":[{"/":"/__/auth/links*"}]}]}}
+                            """)))
         }
         router.get("/badids\(android)") { _, _ in
-            Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: """
-                [{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["AB:CD"]}}]
-                """)))
+            Response(
+                status: .ok, headers: json,
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: """
+                            [{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.app","sha256_cert_fingerprints":["AB:CD"]}}]
+                            """)))
         }
         // Stand-ins for Apple's CDN: its copy the same, older, or not there yet.
         router.get("/cdn-same/a/v1/127.0.0.1") { _, _ in Response(status: .ok, headers: json, body: bytes(files.apple)) }
         router.get("/cdn-old/a/v1/127.0.0.1") { _, _ in
-            Response(status: .ok, headers: json, body: .init(byteBuffer: ByteBuffer(string: """
-                {"applinks":{"details":[{"appIDs":["OLDTEAM123.com.example.old"],"components":[{"/":"/__/auth/links*"}]}]}}
-                """)))
+            Response(
+                status: .ok, headers: json,
+                body: .init(
+                    byteBuffer: ByteBuffer(
+                        string: """
+                            {"applinks":{"details":[{"appIDs":["OLDTEAM123.com.example.old"],"components":[{"/":"/__/auth/links*"}]}]}}
+                            """)))
         }
         router.get("/cdn-none/a/v1/127.0.0.1") { _, _ in Response(status: .notFound) }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

@@ -1,6 +1,10 @@
+import Foundation
+import Synchronization
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("What accounts and imports may cost and contain")
 struct AbuseLimitsOfAccountsTests {
@@ -40,15 +44,41 @@ struct AbuseLimitsOfAccountsTests {
         #expect(turns.admit("y", threads: 1, maximumQueued: 2, continuation: "y") == nil, "past the queue's limit: refused at once")
     }
 
+    @Test("an unknown address's check takes a turn on the hashing threads as a known one's does (a decoy hash), so timing cannot tell them apart")
+    func unknownAddressesHash() async throws {
+        let pool = PasswordHashingPool(threads: 1, maximumQueued: 0)
+        let service = PasswordService(hasher: PasswordHasher(rounds: 2, blockSize: 1), pool: pool)
+        let stored = try await service.hash("right")
+        #expect(try await service.verify("right", against: stored))
+        #expect(try await !service.verify("right", against: nil), "no account: false, after the decoy's work")
+        // The only thread busy and no room to wait: every check, with or without an account, is
+        // refused, because each asks for a turn on the threads.
+        let gate = Gate()
+        let occupant = Task {
+            try await pool.run {
+                gate.occupied.withLock { $0 = true }
+                while !gate.released.withLock({ $0 }) { usleep(1000) }
+            }
+        }
+        while !gate.occupied.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(1)) }
+        for stored in [stored, nil] {
+            await #expect(throws: IdentityToolkitError.tooManyAttempts) { try await service.verify("right", against: stored) }
+        }
+        gate.released.withLock { $0 = true }
+        try await occupant.value
+    }
+
     @Test("addresses: ordinary ones of every script pass; link-shaped, spaced and hidden text does not")
     func addresses() throws {
         for address in ["ada@example.com", "First.Last+tag@Example.com", "o'brien@example.co.uk", "jöhn@exämple.de", "用户@例子.中国"] {
             #expect((try? AccountAttributes.email(address)) != nil, "\(address)")
         }
         #expect(try AccountAttributes.email("  Ada@Example.COM ") == "ada@example.com")
-        for address in ["https://evil.example/secure-login?x=@attacker.test", "a:b@example.com", "a\u{2800}b@example.com", "a\u{202E}b@example.com",
-                        "a\u{200B}b@example.com", "a\u{3164}b@example.com", ".a@example.com", "a.@example.com", "a..b@example.com",
-                        "a@example", "a@-example.com", "a@exa_mple.com", "a b@example.com", "a@b@example.com", "@example.com"] {
+        for address in [
+            "https://evil.example/secure-login?x=@attacker.test", "a:b@example.com", "a\u{2800}b@example.com", "a\u{202E}b@example.com",
+            "a\u{200B}b@example.com", "a\u{3164}b@example.com", ".a@example.com", "a.@example.com", "a..b@example.com",
+            "a@example", "a@-example.com", "a@exa_mple.com", "a b@example.com", "a@b@example.com", "@example.com",
+        ] {
             #expect((try? AccountAttributes.email(address)) == nil, "\(address.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
@@ -69,4 +99,10 @@ struct AbuseLimitsOfAccountsTests {
         user.revokeSessions(at: 12_000)
         #expect(user.validSince == 12)
     }
+}
+
+/// A hashing thread held until the test lets it go.
+private final class Gate: Sendable {
+    let occupied = Mutex(false)
+    let released = Mutex(false)
 }

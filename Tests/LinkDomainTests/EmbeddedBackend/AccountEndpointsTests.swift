@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-
+import HTTPTypes
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Testing
 
 @Suite("Embedded backend: accounts, passwords and tokens over HTTP")
 struct AccountEndpointsTests {
@@ -17,7 +19,8 @@ struct AccountEndpointsTests {
             #expect((answer.string("refreshToken")?.count ?? 0) >= 40)
             #expect(answer.string("localId")?.count == 28)
         }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: harness.databasePath))
+        let bytes =
+            try Data(contentsOf: URL(fileURLWithPath: harness.databasePath))
             + ((try? Data(contentsOf: URL(fileURLWithPath: harness.databasePath + "-wal"))) ?? Data())
         #expect(bytes.range(of: Data("s3cret-pass".utf8)) == nil)
         #expect(bytes.range(of: Data("scrypt$".utf8)) != nil)
@@ -30,8 +33,9 @@ struct AccountEndpointsTests {
             let again = try await client.call("accounts:signUp", ["email": "ADA@example.com", "password": "another one"])
             #expect(again.status == .badRequest)
             #expect(again.errorMessage == "EMAIL_EXISTS")
-            #expect(try await client.call("accounts:signUp", ["email": "b@example.com", "password": "12345"]).errorMessage
-                == "WEAK_PASSWORD : Password should be at least 6 characters")
+            #expect(
+                try await client.call("accounts:signUp", ["email": "b@example.com", "password": "12345"]).errorMessage
+                    == "WEAK_PASSWORD : Password should be at least 6 characters")
             #expect(try await client.call("accounts:signUp", ["email": "not-an-email", "password": "123456"]).errorMessage == "INVALID_EMAIL")
             #expect(try await client.call("accounts:signUp", ["email": "c@example.com"]).errorMessage == "MISSING_PASSWORD")
             let noKey = try await client.call("accounts:signUp", ["email": "d@example.com", "password": "123456"], key: nil)
@@ -51,8 +55,9 @@ struct AccountEndpointsTests {
             #expect(ok["registered"] as? Bool == true)
             #expect(ok.string("kind") == "identitytoolkit#VerifyPasswordResponse")
             for (email, password) in [("ada@example.com", "wrong-password"), ("nobody@example.com", "whatever")] {
-                #expect(try await client.call("accounts:signInWithPassword", ["email": email, "password": password]).errorMessage
-                    == "INVALID_LOGIN_CREDENTIALS")
+                #expect(
+                    try await client.call("accounts:signInWithPassword", ["email": email, "password": password]).errorMessage
+                        == "INVALID_LOGIN_CREDENTIALS")
             }
         }
     }
@@ -61,10 +66,12 @@ struct AccountEndpointsTests {
     func passwordSignInUnprotected() async throws {
         try await BackendHarness(emailEnumerationProtection: false).run { client in
             _ = try await client.signUp("ada@example.com", password: "right-password")
-            #expect(try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "nope-nope"]).errorMessage
-                == "INVALID_PASSWORD")
-            #expect(try await client.call("accounts:signInWithPassword", ["email": "x@example.com", "password": "nope-nope"]).errorMessage
-                == "EMAIL_NOT_FOUND")
+            #expect(
+                try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "nope-nope"]).errorMessage
+                    == "INVALID_PASSWORD")
+            #expect(
+                try await client.call("accounts:signInWithPassword", ["email": "x@example.com", "password": "nope-nope"]).errorMessage
+                    == "EMAIL_NOT_FOUND")
         }
     }
 
@@ -74,8 +81,9 @@ struct AccountEndpointsTests {
             let user = try await client.signUp("ada@example.com", password: "right-password")
             let update = try await client.admin("accounts:update", ["localId": user.string("localId")!, "disableUser": true])
             #expect(update.status == .ok)
-            #expect(try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "right-password"]).errorMessage
-                == "USER_DISABLED")
+            #expect(
+                try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "right-password"]).errorMessage
+                    == "USER_DISABLED")
         }
     }
 
@@ -141,8 +149,9 @@ struct AccountEndpointsTests {
     func refresh() async throws {
         try await BackendHarness().run { client in
             let user = try await client.signUp("ada@example.com")
-            let refreshed = try await client.post("/securetoken.googleapis.com/v1/token?key=k",
-                                                  ["grant_type": "refresh_token", "refresh_token": user.string("refreshToken")!])
+            let refreshed = try await client.post(
+                "/securetoken.googleapis.com/v1/token?key=k",
+                ["grant_type": "refresh_token", "refresh_token": user.string("refreshToken")!])
             #expect(refreshed.status == .ok)
             #expect(refreshed.string("user_id") == user.string("localId"))
             #expect(refreshed.string("token_type") == "Bearer")
@@ -177,8 +186,12 @@ struct AccountEndpointsTests {
     @Test("admin calls: create, get, update, delete users as firebase-admin makes them")
     func adminUsers() async throws {
         try await BackendHarness().run { client in
-            let created = try await client.admin("accounts", ["email": "admin-made@example.com", "password": "p4ssword", "displayName": "Made",
-                                                              "emailVerified": true, "localId": "uid-123"])
+            let created = try await client.admin(
+                "accounts",
+                [
+                    "email": "admin-made@example.com", "password": "p4ssword", "displayName": "Made",
+                    "emailVerified": true, "localId": "uid-123",
+                ])
             #expect(created.string("localId") == "uid-123")
             #expect(try await client.admin("accounts", ["localId": "uid-123"]).errorMessage == "DUPLICATE_LOCAL_ID")
             let found = try await client.admin("accounts:lookup", ["localId": ["uid-123"]])
@@ -206,8 +219,9 @@ struct AccountEndpointsTests {
             #expect(one.string("localId") != two.string("localId"))
             let inA = try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "123456", "tenantId": "tenant-a"])
             #expect(inA.string("localId") == one.string("localId"))
-            #expect(try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "123456"]).errorMessage
-                == "INVALID_LOGIN_CREDENTIALS")
+            #expect(
+                try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "123456"]).errorMessage
+                    == "INVALID_LOGIN_CREDENTIALS")
         }
     }
 
@@ -220,8 +234,9 @@ struct AccountEndpointsTests {
             let legacyConfig = try await client.get("/www.googleapis.com/identitytoolkit/v3/relyingparty/getProjectConfig?key=k")
             #expect(legacyConfig.string("projectId") == "demo-linkdomain")
             _ = try await client.signUp("ada@example.com")
-            let legacy = try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/getOobConfirmationCode?key=k",
-                                               ["requestType": "PASSWORD_RESET", "email": "ada@example.com"])
+            let legacy = try await client.post(
+                "/www.googleapis.com/identitytoolkit/v3/relyingparty/getOobConfirmationCode?key=k",
+                ["requestType": "PASSWORD_RESET", "email": "ada@example.com"])
             #expect(legacy.string("email") == "ada@example.com")
             let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
             let check = try await client.post("/www.googleapis.com/identitytoolkit/v3/relyingparty/resetPassword?key=k", ["oobCode": code])

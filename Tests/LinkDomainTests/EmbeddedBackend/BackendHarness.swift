@@ -2,11 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Logging
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
 import LinkDomainExercises
+@testable import LinkDomainStorage
+import Logging
+import NIOFoundationEssentialsCompat
+import Testing
 
 /// Runs the real server on loopback with the embedded backend on a fresh SQLite file and a clock
 /// the test moves.
@@ -17,9 +19,12 @@ struct BackendHarness {
     let clock: ManualWallClock
     let configuration: LinkDomainConfiguration
 
-    init(emailEnumerationProtection: Bool = true, databasePath: String? = nil, clock: ManualWallClock? = nil,
-         adjust: (inout LinkDomainConfiguration) -> Void = { _ in }) {
-        self.databasePath = databasePath
+    init(
+        emailEnumerationProtection: Bool = true, databasePath: String? = nil, clock: ManualWallClock? = nil,
+        adjust: (inout LinkDomainConfiguration) -> Void = { _ in }
+    ) {
+        self.databasePath =
+            databasePath
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-test-\(UUID().uuidString)/auth.sqlite").path
         self.clock = clock ?? ManualWallClock(milliseconds: 1_800_000_000_000)
         var configuration = LinkDomainConfiguration(publicBaseURL: "https://links.example.com")
@@ -196,7 +201,8 @@ struct Page: Sendable {
 
 enum UserAgents {
     static let desktop = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
-    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
     static let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
     static let scanner = "Mozilla/5.0 (compatible; Barracuda Sentinel; +https://barracuda.com)"
 }

@@ -2,10 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import NIOCore
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+import LinkDomainExercises
+@testable import LinkDomainStorage
+import NIOCore
+import NIOFoundationEssentialsCompat
+import Testing
 
 /// The wrong answers outside clients met, each fixed, spoken in the wire format the clients use.
 @Suite("Embedded backend: answers as Google's and the emulator's")
@@ -30,8 +33,10 @@ struct CompatibilityTests {
             let path = "/securetoken.googleapis.com/v1/token?key=k"
             let json = try await client.post(path, ["grantType": "refresh_token", "refreshToken": token])
             #expect(json.status == .ok && json.string("user_id") == signedIn.string("localId"))
-            let form = try await client.client.execute(uri: path, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                                                       body: ByteBuffer(string: "grant_type=refresh_token&refresh_token=\(token)")) {
+            let form = try await client.client.execute(
+                uri: path, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "grant_type=refresh_token&refresh_token=\(token)")
+            ) {
                 try JSONSerialization.jsonObject(with: Data(buffer: $0.body)) as? [String: Any] ?? [:]
             }
             let original = Self.claims(signedIn.string("idToken")), refreshed = Self.claims(form["id_token"] as? String)
@@ -55,8 +60,12 @@ struct CompatibilityTests {
             #expect(try await client.call("accounts:signUp", ["password": "secret1"]).errorMessage == "MISSING_EMAIL")
             #expect(try await client.call("accounts:signUp", ["email": "", "password": "secret1"]).errorMessage == "INVALID_EMAIL")
             #expect(try await client.call("accounts:signUp", ["email": "e@example.com", "password": ""]).errorMessage == "MISSING_PASSWORD")
-            let upgraded = try await client.call("accounts:signUp", ["idToken": anonymous.string("idToken") ?? "", "email": "up@example.com",
-                                                                     "password": "secret1", "returnSecureToken": true])
+            let upgraded = try await client.call(
+                "accounts:signUp",
+                [
+                    "idToken": anonymous.string("idToken") ?? "", "email": "up@example.com",
+                    "password": "secret1", "returnSecureToken": true,
+                ])
             #expect(upgraded.string("localId") == localID && upgraded.string("email") == "up@example.com")
             #expect(Self.firebase(Self.claims(upgraded.string("idToken")))["sign_in_provider"] as? String == "password")
         }
@@ -67,8 +76,12 @@ struct CompatibilityTests {
         try await BackendHarness().run { client in
             let signedIn = try await client.signUp("old@example.com")
             let code = try await client.code("EMAIL_SIGNIN", email: "new@example.com", extra: ["continueUrl": "https://app.example.com/"])
-            let linked = try await client.call("accounts:signInWithEmailLink", ["email": "new@example.com", "oobCode": code,
-                                                                               "idToken": signedIn.string("idToken") ?? ""])
+            let linked = try await client.call(
+                "accounts:signInWithEmailLink",
+                [
+                    "email": "new@example.com", "oobCode": code,
+                    "idToken": signedIn.string("idToken") ?? "",
+                ])
             #expect(linked.string("localId") == signedIn.string("localId") && linked.string("email") == "new@example.com")
             #expect(Self.firebase(Self.claims(linked.string("idToken")))["sign_in_provider"] as? String == "password")
             let user = try await client.admin("accounts:lookup", ["localId": [signedIn.string("localId") ?? ""]])
@@ -91,11 +104,13 @@ struct CompatibilityTests {
             #expect(users.first?["lastRefreshAt"] is String)
             let again = try await client.call("accounts:signInWithPassword", ["email": "claims@example.com", "password": "correct horse"])
             #expect(Self.claims(again.string("idToken"))["role"] as? String == "admin")
-            #expect(try await client.admin("accounts:update", ["localId": localID, "customAttributes": #"{"aud":"x"}"#]).errorMessage
-                == "FORBIDDEN_CLAIM : aud")
+            #expect(
+                try await client.admin("accounts:update", ["localId": localID, "customAttributes": #"{"aud":"x"}"#]).errorMessage
+                    == "FORBIDDEN_CLAIM : aud")
             #expect(try await client.admin("accounts:update", ["localId": localID, "customAttributes": "[1]"]).errorMessage == "INVALID_CLAIMS")
-            #expect(try await client.call("accounts:update", ["idToken": again.string("idToken") ?? "", "customAttributes": "{}"]).errorMessage
-                == "INSUFFICIENT_PERMISSION")
+            #expect(
+                try await client.call("accounts:update", ["idToken": again.string("idToken") ?? "", "customAttributes": "{}"]).errorMessage
+                    == "INSUFFICIENT_PERMISSION")
         }
     }
 
@@ -104,19 +119,28 @@ struct CompatibilityTests {
         try await BackendHarness().run { client in
             #expect(try await client.call("accounts:createAuthUri", ["continueUri": "https://app.example.com/"]).errorMessage == "MISSING_IDENTIFIER")
             #expect(try await client.call("accounts:createAuthUri", ["identifier": "a@example.com"]).errorMessage == "MISSING_CONTINUE_URI")
-            let answer = try await client.call("accounts:createAuthUri", ["identifier": "a@example.com", "continueUri": "https://app.example.com/",
-                                                                         "sessionId": "session-1"])
+            let answer = try await client.call(
+                "accounts:createAuthUri",
+                [
+                    "identifier": "a@example.com", "continueUri": "https://app.example.com/",
+                    "sessionId": "session-1",
+                ])
             #expect(answer.string("sessionId") == "session-1")
-            #expect(try await client.admin("accounts:sendOobCode", ["requestType": "VERIFY_EMAIL", "email": "nobody@example.com"]).errorMessage
-                == "USER_NOT_FOUND")
+            #expect(
+                try await client.admin("accounts:sendOobCode", ["requestType": "VERIFY_EMAIL", "email": "nobody@example.com"]).errorMessage
+                    == "USER_NOT_FOUND")
         }
     }
 
     @Test("a continue URL with non-ASCII text is accepted, mailed, and escaped in the 303 Location")
     func nonASCIIContinueURL() async throws {
         try await BackendHarness().run { client in
-            let sent = try await client.admin("accounts:sendOobCode", ["requestType": "EMAIL_SIGNIN", "email": "u@example.com", "returnOobLink": true,
-                                                                      "continueUrl": "https://app.example.com/café?q=ü#frag"])
+            let sent = try await client.admin(
+                "accounts:sendOobCode",
+                [
+                    "requestType": "EMAIL_SIGNIN", "email": "u@example.com", "returnOobLink": true,
+                    "continueUrl": "https://app.example.com/café?q=ü#frag",
+                ])
             let link = try #require(sent.string("oobLink"))
             #expect(link.contains("caf%C3%A9") && link.allSatisfy(\.isASCII))
             let path = String(link.dropFirst("https://links.example.com".count))
@@ -136,8 +160,9 @@ struct CompatibilityTests {
             #expect(try await client.admin("accounts", ["phoneNumber": "555"]).errorMessage == "INVALID_PHONE_NUMBER : Invalid format.")
             let found = try await client.admin("accounts:lookup", ["phoneNumber": ["+15555550123"]])
             #expect((found["users"] as? [[String: Any]])?.first?["localId"] as? String == created.string("localId"))
-            #expect(try await client.admin("accounts:update", ["localId": created.string("localId") ?? "", "mfa": ["enrollments": []]]).status
-                == .badRequest)
+            #expect(
+                try await client.admin("accounts:update", ["localId": created.string("localId") ?? "", "mfa": ["enrollments": []]]).status
+                    == .badRequest)
         }
     }
 
@@ -145,8 +170,10 @@ struct CompatibilityTests {
     func adminSurface() async throws {
         try await BackendHarness().run { client in
             for index in 0..<3 { _ = try await client.admin("accounts", ["localId": "u\(index)"]) }
-            let first = try await client.client.execute(uri: BackendClient.admin + "/accounts:batchGet?maxResults=2", method: .get,
-                                                        headers: [.authorization: "Bearer owner"]) {
+            let first = try await client.client.execute(
+                uri: BackendClient.admin + "/accounts:batchGet?maxResults=2", method: .get,
+                headers: [.authorization: "Bearer owner"]
+            ) {
                 try JSONSerialization.jsonObject(with: Data(buffer: $0.body)) as? [String: Any] ?? [:]
             }
             #expect((first["users"] as? [[String: Any]])?.map { $0["localId"] as? String } == ["u0", "u1"])
@@ -154,9 +181,11 @@ struct CompatibilityTests {
             let deleted = try await client.admin("accounts:batchDelete", ["localIds": ["u0", "nobody"]])
             #expect((deleted["errors"] as? [[String: Any]])?.first?["message"] as? String == "NOT_DISABLED : Disable the account before batch deletion.")
             #expect(try await client.admin("accounts:batchDelete", ["localIds": ["u0", "nobody"], "force": true]).json.isEmpty)
-            let config = try await client.client.execute(uri: "/emulator/v1/projects/\(BackendHarness.projectID)/config", method: .patch,
-                                                         headers: [.contentType: "application/json"],
-                                                         body: ByteBuffer(string: #"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":false}}"#)) {
+            let config = try await client.client.execute(
+                uri: "/emulator/v1/projects/\(BackendHarness.projectID)/config", method: .patch,
+                headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":false}}"#)
+            ) {
                 String(buffer: $0.body)
             }
             #expect(config.contains(#""enableImprovedEmailPrivacy":false"#))
@@ -174,14 +203,19 @@ struct CompatibilityTests {
             #expect(signedIn.status == .ok && signedIn["isNewUser"] as? Bool == true)
             let claims = Self.claims(signedIn.string("idToken"))
             #expect(claims["tier"] as? String == "gold" && Self.firebase(claims)["sign_in_provider"] as? String == "custom")
-            #expect(try await client.call("accounts:signInWithCustomToken", ["token": "x.y.z"]).errorMessage == "INVALID_CUSTOM_TOKEN : Invalid assertion format")
-            let cookie = try await client.post(BackendClient.admin + ":createSessionCookie", ["idToken": signedIn.string("idToken") ?? "", "validDuration": 600],
-                                               headers: [.authorization: "Bearer owner"])
+            #expect(
+                try await client.call("accounts:signInWithCustomToken", ["token": "x.y.z"]).errorMessage == "INVALID_CUSTOM_TOKEN : Invalid assertion format")
+            let cookie = try await client.post(
+                BackendClient.admin + ":createSessionCookie", ["idToken": signedIn.string("idToken") ?? "", "validDuration": 600],
+                headers: [.authorization: "Bearer owner"])
             let session = Self.claims(cookie.string("sessionCookie"))
             #expect(session["iss"] as? String == "https://session.firebase.google.com/\(BackendHarness.projectID)" && session["tier"] as? String == "gold")
             #expect((session["exp"] as? Int ?? 0) - (session["iat"] as? Int ?? 0) == 600)
-            #expect(try await client.post(BackendClient.admin + ":createSessionCookie", ["idToken": "not.a.token"],
-                                          headers: [.authorization: "Bearer owner"]).errorMessage == "INVALID_ID_TOKEN")
+            #expect(
+                try await client.post(
+                    BackendClient.admin + ":createSessionCookie", ["idToken": "not.a.token"],
+                    headers: [.authorization: "Bearer owner"]
+                ).errorMessage == "INVALID_ID_TOKEN")
         }
     }
 
@@ -191,8 +225,9 @@ struct CompatibilityTests {
             let v2 = "/identitytoolkit.googleapis.com/v2/projects/\(BackendHarness.projectID)"
             let listing = try await client.client.execute(uri: v2 + "/oauthIdpConfigs", method: .get, headers: [.authorization: "Bearer owner"]) { $0 }
             #expect(listing.status == .ok && String(buffer: listing.body) == "{}")
-            let created = try await client.post(v2 + "/oauthIdpConfigs?oauthIdpConfigId=oidc.x", ["clientId": "c", "issuer": "https://i.example.com"],
-                                                headers: [.authorization: "Bearer owner"])
+            let created = try await client.post(
+                v2 + "/oauthIdpConfigs?oauthIdpConfigId=oidc.x", ["clientId": "c", "issuer": "https://i.example.com"],
+                headers: [.authorization: "Bearer owner"])
             #expect(created.errorMessage == "OPERATION_NOT_ALLOWED : sign-in provider configurations are not supported by this backend")
             let one = try await client.client.execute(uri: v2 + "/oauthIdpConfigs/oidc.x", method: .get, headers: [.authorization: "Bearer owner"]) { $0 }
             #expect(one.status == .notFound && String(buffer: one.body).contains("CONFIGURATION_NOT_FOUND"))

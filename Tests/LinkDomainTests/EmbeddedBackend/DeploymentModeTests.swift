@@ -4,6 +4,8 @@ import JWTKit
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("The embedded backend in a deployment")
 struct DeploymentModeTests {
@@ -34,15 +36,18 @@ struct DeploymentModeTests {
     @Test("configured keys work: the admin key as a bearer token, the API key in X-Goog-Api-Key")
     func configuredKeys() async throws {
         try await harness.run { client in
-            let created = try await client.post(BackendClient.admin + "/accounts", ["email": "made@example.com", "password": "secret1"],
-                                                headers: [.authorization: "Bearer \(Self.adminKey)"])
+            let created = try await client.post(
+                BackendClient.admin + "/accounts", ["email": "made@example.com", "password": "secret1"],
+                headers: [.authorization: "Bearer \(Self.adminKey)"])
             #expect(created.status == .ok)
-            let signedIn = try await client.call("accounts:signInWithPassword", ["email": "made@example.com", "password": "secret1"], key: nil,
-                                                 headers: [HTTPField.Name("X-Goog-Api-Key")!: "app-key"])
+            let signedIn = try await client.call(
+                "accounts:signInWithPassword", ["email": "made@example.com", "password": "secret1"], key: nil,
+                headers: [HTTPField.Name("X-Goog-Api-Key")!: "app-key"])
             #expect(signedIn.string("idToken") != nil)
-            let link = try await client.post(BackendClient.admin + "/accounts:sendOobCode",
-                                             ["requestType": "PASSWORD_RESET", "email": "made@example.com", "returnOobLink": true],
-                                             headers: [.authorization: "Bearer \(Self.adminKey)"])
+            let link = try await client.post(
+                BackendClient.admin + "/accounts:sendOobCode",
+                ["requestType": "PASSWORD_RESET", "email": "made@example.com", "returnOobLink": true],
+                headers: [.authorization: "Bearer \(Self.adminKey)"])
             #expect(link.string("oobLink")?.hasPrefix("https://links.example.com/__/auth/action?") == true)
         }
     }
@@ -71,15 +76,17 @@ struct DeploymentCustomTokenTests {
 
     static func serviceAccount() throws -> (account: ServiceAccount, key: JWTKit.Insecure.RSA.PrivateKey) {
         let pem = try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation
-        let account = ServiceAccount(clientEmail: "minter@demo.iam.gserviceaccount.com", privateKeyID: "key-1", privateKeyPEM: pem,
-                                     projectID: "demo", tokenURI: "https://oauth2.googleapis.com/token")
+        let account = ServiceAccount(
+            clientEmail: "minter@demo.iam.gserviceaccount.com", privateKeyID: "key-1", privateKeyPEM: pem,
+            projectID: "demo", tokenURI: "https://oauth2.googleapis.com/token")
         return (account, try JWTKit.Insecure.RSA.PrivateKey(pem: pem))
     }
 
     static func token(signedWith key: JWTKit.Insecure.RSA.PrivateKey, issuer: String, now: Int64, kid: String = "key-1") async throws -> String {
         let keys = await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
-        return try await keys.sign(Claims(iss: issuer, sub: issuer, aud: AccountService.customTokenAudience, uid: "minted-1", iat: now, exp: now + 3600),
-                                   kid: JWKIdentifier(string: kid))
+        return try await keys.sign(
+            Claims(iss: issuer, sub: issuer, aud: AccountService.customTokenAudience, uid: "minted-1", iat: now, exp: now + 3600),
+            kid: JWKIdentifier(string: kid))
     }
 
     @Test("a token the service account signed signs in; an unsigned one, another key's, or an expired one is refused")
@@ -98,15 +105,18 @@ struct DeploymentCustomTokenTests {
             let signedIn = try await client.call("accounts:signInWithCustomToken", ["token": good, "returnSecureToken": true], key: "app-key")
             #expect(signedIn.status == .ok && signedIn.string("idToken") != nil, "\(signedIn.json)")
             let forged = try await Self.token(signedWith: other, issuer: account.clientEmail, now: now)
-            #expect(try await client.call("accounts:signInWithCustomToken", ["token": forged], key: "app-key").errorMessage?
-                .hasPrefix("INVALID_CUSTOM_TOKEN") == true)
+            #expect(
+                try await client.call("accounts:signInWithCustomToken", ["token": forged], key: "app-key").errorMessage?
+                    .hasPrefix("INVALID_CUSTOM_TOKEN") == true)
             let expired = try await Self.token(signedWith: key, issuer: account.clientEmail, now: now - 7200)
-            #expect(try await client.call("accounts:signInWithCustomToken", ["token": expired], key: "app-key").errorMessage?
-                .hasPrefix("INVALID_CUSTOM_TOKEN") == true)
+            #expect(
+                try await client.call("accounts:signInWithCustomToken", ["token": expired], key: "app-key").errorMessage?
+                    .hasPrefix("INVALID_CUSTOM_TOKEN") == true)
             let payload = #"{"uid":"x","aud":"\#(AccountService.customTokenAudience)"}"#
             let unsigned = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Array(payload.utf8)) + "."
-            #expect(try await client.call("accounts:signInWithCustomToken", ["token": unsigned], key: "app-key").errorMessage?
-                .hasPrefix("INVALID_CUSTOM_TOKEN") == true)
+            #expect(
+                try await client.call("accounts:signInWithCustomToken", ["token": unsigned], key: "app-key").errorMessage?
+                    .hasPrefix("INVALID_CUSTOM_TOKEN") == true)
             #expect(try await client.call("accounts:signInWithCustomToken", ["token": payload], key: "app-key").status == .badRequest)
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 import LinkDomainExercises
 
 @Suite("The Identity Toolkit fuzzer's corpus")
@@ -24,12 +26,13 @@ struct IdentityToolkitFuzzCorpusTests {
         let form = try RequestBodyDecoder.decode(Array("a=b&=&=x&c".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(form.fields == ["a": .string("b"), "c": .string("")])
         #expect(throws: IdentityToolkitError(.invalidValidSince)) {
-            try RequestBody(["validSince": .string("9223372036854775807")])
-                .integer("validSince", in: AccountService.validSinceRange, error: IdentityToolkitError(.invalidValidSince))
+            try RequestBody(["validSince": .string("9223372036854775807")]).decode(UpdateAccountRequest.self)
+                .validSince.within(AccountService.validSinceRange, else: IdentityToolkitError(.invalidValidSince))
         }
         #expect(throws: IdentityToolkitError(.invalidJSON, detail: "the request body nests deeper than 8 levels")) {
-            try RequestBodyDecoder.decode(Array((String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)).utf8),
-                                          contentType: "application/json")
+            try RequestBodyDecoder.decode(
+                Array((String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000)).utf8),
+                contentType: "application/json")
         }
     }
 }

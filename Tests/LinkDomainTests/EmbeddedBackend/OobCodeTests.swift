@@ -1,8 +1,11 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+import LinkDomainExercises
+@testable import LinkDomainStorage
+import Testing
 
 @Suite("Embedded backend: out-of-band codes over HTTP")
 struct OobCodeTests {
@@ -12,28 +15,35 @@ struct OobCodeTests {
         try await harness.run { client in
             let user = try await client.signUp("ada@example.com", password: "old-password")
             harness.clock.advance(seconds: 1)
-            let answer = try await client.admin("accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "ada@example.com",
-                                                                         "returnOobLink": true, "continueUrl": "https://app.example.com/after?a=1&b=2"])
+            let answer = try await client.admin(
+                "accounts:sendOobCode",
+                [
+                    "requestType": "PASSWORD_RESET", "email": "ada@example.com",
+                    "returnOobLink": true, "continueUrl": "https://app.example.com/after?a=1&b=2",
+                ])
             let code = try #require(answer.string("oobCode"))
             #expect(code.count >= 22)  // >= 128 bits of base64url
             let link = try #require(answer.string("oobLink"))
-            #expect(link == "https://links.example.com/__/auth/action?apiKey=demo-api-key&mode=resetPassword&oobCode=\(code)"
-                + "&continueUrl=https%3A%2F%2Fapp.example.com%2Fafter%3Fa%3D1%26b%3D2&lang=en")
+            #expect(
+                link == "https://links.example.com/__/auth/action?apiKey=demo-api-key&mode=resetPassword&oobCode=\(code)"
+                    + "&continueUrl=https%3A%2F%2Fapp.example.com%2Fafter%3Fa%3D1%26b%3D2&lang=en")
             for _ in 0..<2 {
                 let check = try await client.call("accounts:resetPassword", ["oobCode": code])
                 #expect(check.string("email") == "ada@example.com")
                 #expect(check.string("requestType") == "PASSWORD_RESET")
             }
-            #expect(try await client.call("accounts:resetPassword", ["oobCode": code, "newPassword": "short"]).errorMessage
-                == "WEAK_PASSWORD : Password should be at least 6 characters")
+            #expect(
+                try await client.call("accounts:resetPassword", ["oobCode": code, "newPassword": "short"]).errorMessage
+                    == "WEAK_PASSWORD : Password should be at least 6 characters")
             let reset = try await client.call("accounts:resetPassword", ["oobCode": code, "newPassword": "new-password"])
             #expect(reset.status == .ok)
             #expect(reset.string("email") == "ada@example.com")
             #expect(try await client.call("accounts:resetPassword", ["oobCode": code, "newPassword": "newer-password"]).errorMessage == "INVALID_OOB_CODE")
             #expect(try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "new-password"]).status == .ok)
             // The reset ended the sessions that began before it.
-            let refresh = try await client.post("/securetoken.googleapis.com/v1/token?key=k",
-                                                ["grant_type": "refresh_token", "refresh_token": user.string("refreshToken")!])
+            let refresh = try await client.post(
+                "/securetoken.googleapis.com/v1/token?key=k",
+                ["grant_type": "refresh_token", "refresh_token": user.string("refreshToken")!])
             #expect(refresh.errorMessage == "TOKEN_EXPIRED")
         }
     }
@@ -46,17 +56,21 @@ struct OobCodeTests {
                 (["email": "ada@example.com"], "MISSING_REQ_TYPE"),
                 (["requestType": "PASSWORD_RESET"], "MISSING_EMAIL"),
                 (["requestType": "PASSWORD_RESET", "email": "nope"], "INVALID_EMAIL"),
-                (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "continueUrl": "https://evil.example.net/"],
-                 "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project"),
+                (
+                    ["requestType": "PASSWORD_RESET", "email": "ada@example.com", "continueUrl": "https://evil.example.net/"],
+                    "UNAUTHORIZED_DOMAIN : Domain not allowlisted by project"
+                ),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "continueUrl": "javascript:alert(1)"], "INVALID_CONTINUE_URI"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "continueUrl": "https://user@app.example.com/"], "INVALID_CONTINUE_URI"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "iOSAppStoreId": "123"], "MISSING_IOS_BUNDLE_ID"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidInstallApp": true], "MISSING_ANDROID_PACKAGE_NAME"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidMinimumVersion": "12"], "MISSING_ANDROID_PACKAGE_NAME"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidMinimumVersionCode": "12"], "MISSING_ANDROID_PACKAGE_NAME"),
-                (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "linkDomain": "other.example.com"],
-                 "INVALID_HOSTING_LINK_DOMAIN : The provided hosting link domain is not configured in Firebase Hosting or is not owned by the "
-                    + "current project. This cannot be a default hosting domain (web.app or firebaseapp.com)."),
+                (
+                    ["requestType": "PASSWORD_RESET", "email": "ada@example.com", "linkDomain": "other.example.com"],
+                    "INVALID_HOSTING_LINK_DOMAIN : The provided hosting link domain is not configured in Firebase Hosting or is not owned by the "
+                        + "current project. This cannot be a default hosting domain (web.app or firebaseapp.com)."
+                ),
                 (["requestType": "EMAIL_SIGNIN", "email": "ada@example.com", "canHandleCodeInApp": true], "MISSING_CONTINUE_URI"),
                 (["requestType": "VERIFY_EMAIL"], "MISSING_ID_TOKEN"),
                 (["requestType": "PASSWORD_RESET", "email": "ada@example.com", "returnOobLink": true], "INSUFFICIENT_PERMISSION"),
@@ -64,8 +78,9 @@ struct OobCodeTests {
             for (body, message) in cases {
                 #expect(try await client.call("accounts:sendOobCode", body).errorMessage == message, "\(body)")
             }
-            #expect(try await client.admin("accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "x@example.com", "returnOobLink": true])
-                .errorMessage == "EMAIL_NOT_FOUND")
+            #expect(
+                try await client.admin("accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "x@example.com", "returnOobLink": true])
+                    .errorMessage == "EMAIL_NOT_FOUND")
             #expect(try await client.oobCodes().isEmpty)
         }
     }
@@ -88,22 +103,28 @@ struct OobCodeTests {
     func appLinks() async throws {
         try await BackendHarness().run { client in
             _ = try await client.signUp("ada@example.com")
-            let answer = try await client.admin("accounts:sendOobCode", [
-                "requestType": "EMAIL_SIGNIN", "email": "ada@example.com", "returnOobLink": true, "canHandleCodeInApp": true,
-                "continueUrl": "https://app.example.com/finish?a=1&b=2", "iOSBundleId": "com.example.app", "iOSAppStoreId": "123",
-                "androidPackageName": "com.example.app", "androidInstallApp": true, "androidMinimumVersionCode": "12",
-                "linkDomain": "links.example.com",
-            ])
+            let answer = try await client.admin(
+                "accounts:sendOobCode",
+                [
+                    "requestType": "EMAIL_SIGNIN", "email": "ada@example.com", "returnOobLink": true, "canHandleCodeInApp": true,
+                    "continueUrl": "https://app.example.com/finish?a=1&b=2", "iOSBundleId": "com.example.app", "iOSAppStoreId": "123",
+                    "androidPackageName": "com.example.app", "androidInstallApp": true, "androidMinimumVersionCode": "12",
+                    "linkDomain": "links.example.com",
+                ])
             let link = try #require(answer.string("oobLink"))
-            #expect(link.hasPrefix("https://links.example.com/__/auth/links?link=https://links.example.com/__/auth/action?apiKey%3Ddemo-api-key%26mode%3DsignIn%26oobCode%3D"))
+            #expect(
+                link.hasPrefix(
+                    "https://links.example.com/__/auth/links?link=https://links.example.com/__/auth/action?apiKey%3Ddemo-api-key%26mode%3DsignIn%26oobCode%3D"))
             let parsed = try #require(ClientLinkParsers.js(link))
             #expect(parsed["continueUrl"] == "https://app.example.com/finish?a=1&b=2")
             #expect(parsed["oobCode"] == answer.string("oobCode"))
             #expect(ClientLinkParsers.ios(link)["mode"] == "signIn")
-            let legacy = try await client.admin("accounts:sendOobCode", [
-                "requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidPackageName": "com.example.app",
-                "androidMinimumVersion": "12", "returnOobLink": true,
-            ])
+            let legacy = try await client.admin(
+                "accounts:sendOobCode",
+                [
+                    "requestType": "PASSWORD_RESET", "email": "ada@example.com", "androidPackageName": "com.example.app",
+                    "androidMinimumVersion": "12", "returnOobLink": true,
+                ])
             #expect(legacy.string("oobLink")?.contains("/__/auth/links?link=") == true)
         }
     }
@@ -128,8 +149,12 @@ struct OobCodeTests {
     func verifyAndChangeEmail() async throws {
         try await BackendHarness().run { client in
             let user = try await client.signUp("old@example.com")
-            _ = try await client.call("accounts:sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user.string("idToken")!,
-                                                              "newEmail": "new@example.com"])
+            _ = try await client.call(
+                "accounts:sendOobCode",
+                [
+                    "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user.string("idToken")!,
+                    "newEmail": "new@example.com",
+                ])
             let change = try #require(try await client.oobCodes().first)
             #expect(change["email"] as? String == "new@example.com")
             let check = try await client.call("accounts:resetPassword", ["oobCode": change["oobCode"] as! String])
@@ -142,8 +167,14 @@ struct OobCodeTests {
             #expect((recover["oobLink"] as? String)?.contains("mode=recoverEmail") == true)
             let recovered = try await client.call("accounts:update", ["oobCode": recover["oobCode"] as! String])
             #expect(recovered.string("email") == "old@example.com")
-            #expect(try await client.call("accounts:sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user.string("idToken")!,
-                                                                  "newEmail": "old@example.com"]).errorMessage == "EMAIL_EXISTS")
+            #expect(
+                try await client.call(
+                    "accounts:sendOobCode",
+                    [
+                        "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": user.string("idToken")!,
+                        "newEmail": "old@example.com",
+                    ]
+                ).errorMessage == "EMAIL_EXISTS")
         }
     }
 
@@ -165,15 +196,20 @@ struct OobCodeTests {
     @Test("email-link sign-in creates the account once, marks the email verified, and the code works once")
     func emailLinkSignIn() async throws {
         try await BackendHarness().run { client in
-            let sent = try await client.call("accounts:sendOobCode", ["requestType": "EMAIL_SIGNIN", "email": "new@example.com",
-                                                                     "continueUrl": "https://app.example.com/finish", "canHandleCodeInApp": true])
+            let sent = try await client.call(
+                "accounts:sendOobCode",
+                [
+                    "requestType": "EMAIL_SIGNIN", "email": "new@example.com",
+                    "continueUrl": "https://app.example.com/finish", "canHandleCodeInApp": true,
+                ])
             #expect(sent.status == .ok)
             let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
             let check = try await client.call("accounts:resetPassword", ["oobCode": code])
             #expect(check.string("requestType") == "EMAIL_SIGNIN")
             #expect(check["email"] == nil)
-            #expect(try await client.call("accounts:signInWithEmailLink", ["email": "other@example.com", "oobCode": code]).errorMessage
-                == "INVALID_EMAIL : The email provided does not match the sign-in email address.")
+            #expect(
+                try await client.call("accounts:signInWithEmailLink", ["email": "other@example.com", "oobCode": code]).errorMessage
+                    == "INVALID_EMAIL : The email provided does not match the sign-in email address.")
             let signedIn = try await client.call("accounts:signInWithEmailLink", ["email": "New@Example.com", "oobCode": code])
             #expect(signedIn.status == .ok)
             #expect(signedIn["isNewUser"] as? Bool == true)
@@ -197,10 +233,12 @@ struct OobCodeTests {
             let code = try await client.code("EMAIL_SIGNIN", email: "ada@example.com", extra: ["continueUrl": "https://app.example.com/"])
             let owner = try await client.call("accounts:signInWithEmailLink", ["email": "ada@example.com", "oobCode": code])
             #expect(owner.string("localId") == squatter.string("localId"))
-            #expect(try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "squatter-password"]).errorMessage
-                == "INVALID_LOGIN_CREDENTIALS")
-            let stale = try await client.post("/securetoken.googleapis.com/v1/token?key=k",
-                                              ["grant_type": "refresh_token", "refresh_token": squatter.string("refreshToken")!])
+            #expect(
+                try await client.call("accounts:signInWithPassword", ["email": "ada@example.com", "password": "squatter-password"]).errorMessage
+                    == "INVALID_LOGIN_CREDENTIALS")
+            let stale = try await client.post(
+                "/securetoken.googleapis.com/v1/token?key=k",
+                ["grant_type": "refresh_token", "refresh_token": squatter.string("refreshToken")!])
             #expect(stale.errorMessage == "TOKEN_EXPIRED")
             #expect(try await client.call("accounts:lookup", ["idToken": squatter.string("idToken")!]).errorMessage == "TOKEN_EXPIRED")
             #expect(try await client.call("accounts:lookup", ["idToken": owner.string("idToken")!]).status == .ok)
@@ -213,18 +251,32 @@ struct OobCodeTests {
             let anonymous = try await client.call("accounts:signUp", ["returnSecureToken": true])
             #expect(anonymous.status == .ok)
             let code = try await client.code("EMAIL_SIGNIN", email: "ada@example.com", extra: ["continueUrl": "https://app.example.com/"])
-            let linked = try await client.call("accounts:signInWithEmailLink", ["email": "ada@example.com", "oobCode": code,
-                                                                               "idToken": anonymous.string("idToken")!])
+            let linked = try await client.call(
+                "accounts:signInWithEmailLink",
+                [
+                    "email": "ada@example.com", "oobCode": code,
+                    "idToken": anonymous.string("idToken")!,
+                ])
             #expect(linked.string("localId") == anonymous.string("localId"))
             #expect(linked["isNewUser"] as? Bool == false)
             let reauth = try await client.code("EMAIL_SIGNIN", email: "ada@example.com", extra: ["continueUrl": "https://app.example.com/"])
-            let again = try await client.call("accounts:signInWithEmailLink", ["email": "ada@example.com", "oobCode": reauth,
-                                                                              "idToken": linked.string("idToken")!])
+            let again = try await client.call(
+                "accounts:signInWithEmailLink",
+                [
+                    "email": "ada@example.com", "oobCode": reauth,
+                    "idToken": linked.string("idToken")!,
+                ])
             #expect(again.string("localId") == anonymous.string("localId"))
             let other = try await client.signUp("bob@example.com")
             let taken = try await client.code("EMAIL_SIGNIN", email: "ada@example.com", extra: ["continueUrl": "https://app.example.com/"])
-            #expect(try await client.call("accounts:signInWithEmailLink", ["email": "ada@example.com", "oobCode": taken,
-                                                                          "idToken": other.string("idToken")!]).errorMessage == "EMAIL_EXISTS")
+            #expect(
+                try await client.call(
+                    "accounts:signInWithEmailLink",
+                    [
+                        "email": "ada@example.com", "oobCode": taken,
+                        "idToken": other.string("idToken")!,
+                    ]
+                ).errorMessage == "EMAIL_EXISTS")
         }
     }
 

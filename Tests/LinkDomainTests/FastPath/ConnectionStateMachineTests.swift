@@ -1,6 +1,8 @@
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("The fast path's connection state, without a channel")
 struct ConnectionStateMachineTests {
@@ -33,7 +35,10 @@ struct ConnectionStateMachineTests {
         _ = machine.head { false }
         _ = machine.end()
         var asked = false
-        #expect(machine.head { asked = true; return true } == .forward)
+        #expect(
+            machine.head {
+                asked = true; return true
+            } == .forward)
         #expect(!asked, "the fast path is not even asked while a response is outstanding")
         _ = machine.end()
         machine.responseEnded()
@@ -48,7 +53,10 @@ struct ConnectionStateMachineTests {
         machine.passedOnFromBytes()
         #expect(machine.passedOn == 1)
         var asked = false
-        #expect(machine.head { asked = true; return true } == .forward)
+        #expect(
+            machine.head {
+                asked = true; return true
+            } == .forward)
         #expect(!asked && machine.passedOn == 1, "one request, one count")
         #expect(machine.end() == .forward)
         machine.responseEnded()

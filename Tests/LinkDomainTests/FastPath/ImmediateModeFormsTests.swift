@@ -1,7 +1,11 @@
 import Foundation
-import Testing
-
+import HTTPTypes
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import NIOCore
+import Prometheus
+import Testing
 
 /// The event loop answers a form only when the code is live and at hand, within the client's page
 /// checks; every other case is the router's, which says why.
@@ -11,8 +15,11 @@ struct ImmediateModeFormsTests {
         let services = try await OneAnswerPropertyTests.services(shortLinks: [])
         let made = try #require(services.immediate.modeForms)
         let metrics = LinkMetrics()
-        return (ImmediateModeForms(writer: made.writer, backend: made.backend, pageChecks: RateLimiter(perMinute: 1, burst: burst),
-                                   trustedProxies: trustedProxies, metrics: metrics), metrics)
+        return (
+            ImmediateModeForms(
+                writer: made.writer, backend: made.backend, pageChecks: RateLimiter(perMinute: 1, burst: burst),
+                trustedProxies: trustedProxies, metrics: metrics), metrics
+        )
     }
 
     static let reset = ActionLink(mode: .resetPassword, oobCode: "LivePASSWORD_RESET", apiKey: "k")

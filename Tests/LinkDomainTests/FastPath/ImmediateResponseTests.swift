@@ -6,11 +6,14 @@ import Logging
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Answers on the event loop are the router's answers")
 struct ImmediateResponseTests {
     static let desktop = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
-    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+    static let iPhone =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
 
     /// Requests the event loop answers (association files, the stylesheet, straight redirects)
     /// and, beside them, some it must leave to the router.
@@ -20,8 +23,11 @@ struct ImmediateResponseTests {
         ("/apple-app-site-association", desktop, .get),
         ("/.well-known/assetlinks.json", desktop, .get),
         ("/__/static/styles.css", desktop, .get),
-        ("/__/auth/links?link=" + ActionLinkEncoder.percentEncode(
-            "https://links.example.com/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone"), desktop, .get),
+        (
+            "/__/auth/links?link="
+                + ActionLinkEncoder.percentEncode(
+                    "https://links.example.com/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone"), desktop, .get
+        ),
         ("/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone&lang=fr", desktop, .get),
         ("/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone&lang=fr", desktop, .head),
         ("/?link=https%3A%2F%2Fexample.com%2Fproduct&efr=1", desktop, .get),
@@ -74,8 +80,10 @@ struct ImmediateResponseTests {
     static func withShortLinks() async throws -> LinkDomainServices {
         let services = try await Fixtures.services()
         let action = "https://links.example.com/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone"
-        for (suffix, query) in [("Dyn1", "link=https%3A%2F%2Fexample.com%2Fproduct&efr=1"), ("Sgn1", "link=" + ActionLinkEncoder.percentEncode(action)),
-                                ("Prv1", "link=https%3A%2F%2Fexample.com%2Fproduct&ibi=com.example.mail"), ("healthz", "link=https%3A%2F%2Fexample.com%2F&efr=1")] {
+        for (suffix, query) in [
+            ("Dyn1", "link=https%3A%2F%2Fexample.com%2Fproduct&efr=1"), ("Sgn1", "link=" + ActionLinkEncoder.percentEncode(action)),
+            ("Prv1", "link=https%3A%2F%2Fexample.com%2Fproduct&ibi=com.example.mail"), ("healthz", "link=https%3A%2F%2Fexample.com%2F&efr=1"),
+        ] {
             try await services.linkStore.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: 1, origin: .import))
         }
         return services
@@ -93,22 +101,24 @@ struct ImmediateResponseTests {
         for mode in [TestingSetup.live, .router] {
             let services = try await Self.withShortLinks()
             let application = LinkDomainApplication.build(services, logger: Logger(label: "test"))
-            results.append(try await application.test(mode) { client in
-                var answers: [Answer] = []
-                for request in requests {
-                    answers.append(try await client.execute(uri: request.path, method: request.method, headers: [.userAgent: request.userAgent]) { response in
-                        var headers: [String: String] = [:]
-                        for field in response.headers where field.name != .date && field.name != .contentLength {
-                            headers[field.name.canonicalName] = field.value
-                        }
-                        return Answer(status: response.status, headers: headers, body: Fixtures.withoutHandoffTokens(String(buffer: response.body)))
-                    })
-                }
-                let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
-                #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="302"} 2"#), "\(mode)")
-                #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="303"} 2"#), "\(mode)")
-                return answers
-            })
+            results.append(
+                try await application.test(mode) { client in
+                    var answers: [Answer] = []
+                    for request in requests {
+                        answers.append(
+                            try await client.execute(uri: request.path, method: request.method, headers: [.userAgent: request.userAgent]) { response in
+                                var headers: [String: String] = [:]
+                                for field in response.headers where field.name != .date && field.name != .contentLength {
+                                    headers[field.name.canonicalName] = field.value
+                                }
+                                return Answer(status: response.status, headers: headers, body: Fixtures.withoutHandoffTokens(String(buffer: response.body)))
+                            })
+                    }
+                    let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+                    #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="302"} 2"#), "\(mode)")
+                    #expect(metrics.contains(#"linkdomain_http_requests_total{route="/**",method="GET",status="303"} 2"#), "\(mode)")
+                    return answers
+                })
             await services.linkEvents.flush()
             stats.append(try await services.linkStore.eventCounts(suffix: "Dyn1", fromDay: 0) + services.linkStore.eventCounts(suffix: "Sgn1", fromDay: 0))
         }
@@ -117,10 +127,11 @@ struct ImmediateResponseTests {
         #expect(results[0][8].body == "ok\n" && results[0][9].body == "ok\n")
         // Two GETs each (HEAD and the debug page count nothing), whichever way they were answered.
         for counts in stats {
-            #expect(counts == [
-                LinkEventCount(platform: .desktop, event: .click, count: 2), LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 2),
-                LinkEventCount(platform: .desktop, event: .click, count: 2), LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 2),
-            ])
+            #expect(
+                counts == [
+                    LinkEventCount(platform: .desktop, event: .click, count: 2), LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 2),
+                    LinkEventCount(platform: .desktop, event: .click, count: 2), LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 2),
+                ])
         }
     }
 

@@ -6,6 +6,8 @@ import Logging
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// Generated links, visitors and methods: every request gets the same status, headers, body and
 /// counted events from the event loop (the server on loopback) as from the router alone.
@@ -34,8 +36,11 @@ struct OneAnswerPropertyTests {
     /// An email action link's query: every mode (and one that is not), continue URLs allowed,
     /// refused and absent, languages, app hints and the visitor's own switches.
     static func actionQuery(_ random: inout SeededRandom) -> String {
-        let mode = pick(["signIn", "signIn", "signIn", "resetPassword", "verifyEmail", "recoverEmail", "verifyAndChangeEmail",
-                         "revertSecondFactorAddition", "bogus"], &random)
+        let mode = pick(
+            [
+                "signIn", "signIn", "signIn", "resetPassword", "verifyEmail", "recoverEmail", "verifyAndChangeEmail",
+                "revertSecondFactorAddition", "bogus",
+            ], &random)
         // Half of them the live code of the link's own kind (its form), the others any code.
         let ownCode = ActionMode(rawValue: mode).map { "Live\($0.requestType.rawValue)" }
         var pairs = ["apiKey=k", "mode=" + mode, "oobCode=" + (maybe(&random) ? ownCode ?? pick(codes, &random) : pick(codes, &random))]
@@ -52,9 +57,11 @@ struct OneAnswerPropertyTests {
     /// A legacy Dynamic Link's query.
     static func dynamicQuery(_ random: inout SeededRandom) -> String {
         var pairs = ["link=" + ActionLinkEncoder.percentEncode(pick(["https://example.com/product/42", "https://evil.example.net/", "x"], &random))]
-        for (name, values) in [("apn", ["com.example.mail", "com.other"]), ("ibi", ["com.example.shop", "com.other"]), ("efr", ["1", "0"]),
-                               ("afl", ["https://example.com/android", "https://evil.example.net/"]), ("ofl", ["https://example.com/desktop"]),
-                               ("isi", ["1234567890", "bad"]), ("st", ["A <b>title</b>"]), ("sd", ["Words & more"])] where maybe(&random) {
+        for (name, values) in [
+            ("apn", ["com.example.mail", "com.other"]), ("ibi", ["com.example.shop", "com.other"]), ("efr", ["1", "0"]),
+            ("afl", ["https://example.com/android", "https://evil.example.net/"]), ("ofl", ["https://example.com/desktop"]),
+            ("isi", ["1234567890", "bad"]), ("st", ["A <b>title</b>"]), ("sd", ["Words & more"]),
+        ] where maybe(&random) {
             pairs.append(name + "=" + ActionLinkEncoder.percentEncode(pick(values, &random)))
         }
         return pairs.joined(separator: "&")
@@ -79,13 +86,14 @@ struct OneAnswerPropertyTests {
         let shortLinks = (0..<shortLinkCount).map { ("Gen\($0)", linkQuery(&random)) }
         var requests: [GeneratedRequest] = []
         for _ in 0..<count {
-            var path = switch random.next() % 5 {
-            case 0: "/__/auth/action?" + actionQuery(&random)
-            case 1: "/__/auth/links?link=" + ActionLinkEncoder.percentEncode("https://links.example.com/__/auth/action?" + actionQuery(&random))
-            case 2: "/?" + dynamicQuery(&random)
-            case 3: "/" + pick(shortLinks, &random).0
-            default: pick(["/open/item?", "/__/auth/links?", "/nothing?"], &random) + linkQuery(&random)
-            }
+            var path =
+                switch random.next() % 5 {
+                case 0: "/__/auth/action?" + actionQuery(&random)
+                case 1: "/__/auth/links?link=" + ActionLinkEncoder.percentEncode("https://links.example.com/__/auth/action?" + actionQuery(&random))
+                case 2: "/?" + dynamicQuery(&random)
+                case 3: "/" + pick(shortLinks, &random).0
+                default: pick(["/open/item?", "/__/auth/links?", "/nothing?"], &random) + linkQuery(&random)
+                }
             if random.next() % 12 == 0 { path = pick(["/?utm_source=mail", "/", "/__/auth/action", "/__/auth/links?foo=1"], &random) }
             if random.next() % 8 == 0 { path += (path.contains("?") ? "&" : "?") + pick(["d=1", "web=1", "efr=1"], &random) }
             var headers: HTTPFields = [.userAgent: pick(userAgents, &random)]
@@ -116,10 +124,11 @@ struct OneAnswerPropertyTests {
         let services = try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         for (code, type) in liveCodes + [("Expired0", .passwordReset)] {
-            try await #require(services.embeddedBackend).service.store.insertCode(OobCodeRecord(
-                code: code, projectID: "p", tenantID: "", requestType: type, email: "ann@example.com",
-                newEmail: type == .verifyAndChangeEmail || type == .recoverEmail ? "bea@example.com" : nil, localID: nil, link: "",
-                createdAt: now, expiresAt: code == "Expired0" ? now - 1 : now + 3_600_000))
+            try await #require(services.embeddedBackend).service.store.insertCode(
+                OobCodeRecord(
+                    code: code, projectID: "p", tenantID: "", requestType: type, email: "ann@example.com",
+                    newEmail: type == .verifyAndChangeEmail || type == .recoverEmail ? "bea@example.com" : nil, localID: nil, link: "",
+                    createdAt: now, expiresAt: code == "Expired0" ? now - 1 : now + 3_600_000))
         }
         for (suffix, query) in shortLinks {
             try await services.linkStore.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: 1, origin: .import))
@@ -140,13 +149,14 @@ struct OneAnswerPropertyTests {
             }
             var answers: [Answer] = []
             for request in requests {
-                answers.append(try await client.execute(uri: request.path, method: request.method, headers: request.headers) { response in
-                    var headers: [String: String] = [:]
-                    for field in response.headers where field.name != .date && field.name != .contentLength {
-                        headers[field.name.canonicalName] = field.value
-                    }
-                    return Answer(status: response.status, headers: headers, body: withoutFormTokens(String(buffer: response.body)))
-                })
+                answers.append(
+                    try await client.execute(uri: request.path, method: request.method, headers: request.headers) { response in
+                        var headers: [String: String] = [:]
+                        for field in response.headers where field.name != .date && field.name != .contentLength {
+                            headers[field.name.canonicalName] = field.value
+                        }
+                        return Answer(status: response.status, headers: headers, body: withoutFormTokens(String(buffer: response.body)))
+                    })
             }
             return answers
         }
@@ -185,9 +195,10 @@ struct OneAnswerPropertyTests {
             let mark = target.firstIndex(of: "?")
             let path = target[..<(mark ?? target.endIndex)]
             guard let (kind, _) = services.immediate.match(path),
-                  let answer = services.immediate.answer(to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
-                                                         headers: ImmediateResponder.RequestHeaders(request.headers), peer: { "192.0.2.1" },
-                                                         logger: Logger(label: "test"))
+                let answer = services.immediate.answer(
+                    to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
+                    headers: ImmediateResponder.RequestHeaders(request.headers), peer: { "192.0.2.1" },
+                    logger: Logger(label: "test"))
             else { continue }
             answeredHere += 1
             if answer.response.body.map({ String(buffer: $0) })?.contains("name=\"form\"") == true { formsHere += 1 }
@@ -202,4 +213,3 @@ struct OneAnswerPropertyTests {
         #expect(Set(routed.map(\.status.code)).isSuperset(of: [200, 302, 303, 400]))
     }
 }
-

@@ -2,6 +2,8 @@ import NIOCore
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("How the byte reader reads a connection, without a channel")
 struct RawReadStateTests {

@@ -6,6 +6,8 @@ import NIOEmbedded
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Hot requests answered from the connection's bytes")
 struct RawRequestHandlerTests {
@@ -25,8 +27,9 @@ struct RawRequestHandlerTests {
         let services = try await Fixtures.services()
         let ledger = ConnectionLedger()
         let passedOn = PassedOn()
-        let handler = RawRequestHandler(responder: RawResponder(immediate: services.immediate, finisher: LinkDomainApplication.finisher(services)),
-                                        ledger: ledger, logger: Logger(label: "test"))
+        let handler = RawRequestHandler(
+            responder: RawResponder(immediate: services.immediate, finisher: LinkDomainApplication.finisher(services)),
+            ledger: ledger, logger: Logger(label: "test"))
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandlers([handler, passedOn])
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
@@ -94,7 +97,9 @@ struct RawRequestHandlerTests {
         }
     }
 
-    @Test("a link that redirects straight on: the router's status and Location; a page made from the link alone too; a form that needs the backend is the router's")
+    @Test(
+        "a link that redirects straight on: the router's status and Location; a page made from the link alone too; a form that needs the backend is the router's"
+    )
     func redirect() async throws {
         let (channel, _, passedOn) = try await Self.channel()
         let desktop = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
@@ -122,8 +127,10 @@ struct ResponseBytesTests {
     func redirect() {
         let writer = ResponseBytes(trailingFields: SecurityHeaders(terminatesTLS: true, trustedProxies: []).fields(https: true))
         let date = HTTPDate.format(1_795_000_000)
-        for (status, location) in [(HTTPResponse.Status.seeOther, "https://example.com/done?apiKey=k&oobCode=C&mode=signIn&lang=en"),
-                                   (.found, "https://example.com/product/42")] {
+        for (status, location) in [
+            (HTTPResponse.Status.seeOther, "https://example.com/done?apiKey=k&oobCode=C&mode=signIn&lang=en"),
+            (.found, "https://example.com/product/42"),
+        ] {
             let direct = writer.encodeRedirect(status, location: location, date: date, allocator: ByteBufferAllocator())
             let encoded = writer.encode(.redirect(status, to: location), date: date, includeBody: true, allocator: ByteBufferAllocator())
             #expect(direct == encoded)

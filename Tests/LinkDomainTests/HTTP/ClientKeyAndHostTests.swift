@@ -1,6 +1,8 @@
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Who a budget counts, and which hosts development answers")
 struct ClientKeyAndHostTests {
@@ -22,8 +24,10 @@ struct ClientKeyAndHostTests {
         for allowed in ["localhost:8080", "LOCALHOST", "app.localhost:8080", "127.0.0.1:8080", "127.1.2.3", "[::1]:8080", "localhost.", nil] {
             #expect(hosts.allows(allowed), "\(allowed ?? "none")")
         }
-        for refused in ["rebind.attacker.example:8080", "attacker.example", "localhost.attacker.example", "127.0.0.1.attacker.example",
-                        "[::2]:8080", "[::1", "", ":8080", "128.0.0.1"] {
+        for refused in [
+            "rebind.attacker.example:8080", "attacker.example", "localhost.attacker.example", "127.0.0.1.attacker.example",
+            "[::2]:8080", "[::1", "", ":8080", "128.0.0.1",
+        ] {
             #expect(!hosts.allows(refused), "\(refused)")
         }
         #expect(DevelopmentHosts(publicHost: "dev.test").allows("dev.test:8080"))
@@ -32,8 +36,9 @@ struct ClientKeyAndHostTests {
     @Test("a relay's reply is kept without addresses, links or codes")
     func relayReplies() {
         let recipient = "victim@example.org"
-        #expect(RelayReply.redacted("550 5.1.1 <victim@example.org>: Recipient address rejected", recipient: recipient)
-            == "550 5.1.1 <recipient>: Recipient address rejected")
+        #expect(
+            RelayReply.redacted("550 5.1.1 <victim@example.org>: Recipient address rejected", recipient: recipient)
+                == "550 5.1.1 <recipient>: Recipient address rejected")
         let quoted = RelayReply.redacted(
             "554 5.7.1 blocked https://links.example.com/__/auth/action?mode=resetPassword&oobCode=Q2hhcmxpZSBhbmQgdGhlIGNob2NvbGF0ZQ for other@example.net",
             recipient: recipient)
@@ -49,7 +54,7 @@ struct ClientKeyAndHostTests {
         #expect(limiter.take("a") != nil, "the burst is spent")
         #expect(limiter.take("b") == nil, "another client has its own")
         // Many clients do not make a take cost more, nor forget a client that is still spending.
-        for index in 0 ..< 20_000 { _ = limiter.take("client-\(index)") }
+        for index in 0..<20_000 { _ = limiter.take("client-\(index)") }
         #expect(limiter.take("a") != nil)
     }
 }

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
-/// The two client parsers of WIRE.md §1, written out, so the encoder is tested against what
+/// The two client parsers of docs/wire-formats.md §1, written out, so the encoder is tested against what
 /// the SDKs actually do rather than against itself.
 enum ClientLinkParsers {
     /// JS SDK: `querystringDecode` splits on `&`, keeps the first two pieces of `split('=')`,
@@ -62,23 +64,28 @@ struct ActionLinkEncoderTests {
 
     @Test("the bare action URL has the documented shape and order")
     func actionURLShape() {
-        let url = encoder.actionURL(.init(apiKey: "KEY", mode: "resetPassword", oobCode: "CODE",
-                                          continueURL: "https://app.example.com/done?a=1&b=2", languageCode: "ru"))
-        #expect(url == "https://links.example.com/__/auth/action?apiKey=KEY&mode=resetPassword&oobCode=CODE"
-            + "&continueUrl=https%3A%2F%2Fapp.example.com%2Fdone%3Fa%3D1%26b%3D2&lang=ru")
+        let url = encoder.actionURL(
+            .init(
+                apiKey: "KEY", mode: "resetPassword", oobCode: "CODE",
+                continueURL: "https://app.example.com/done?a=1&b=2", languageCode: "ru"))
+        #expect(
+            url == "https://links.example.com/__/auth/action?apiKey=KEY&mode=resetPassword&oobCode=CODE"
+                + "&continueUrl=https%3A%2F%2Fapp.example.com%2Fdone%3Fa%3D1%26b%3D2&lang=ru")
     }
 
     @Test("the wrapped link escapes only = & and % of the action URL")
     func appLinkShape() {
         let link = encoder.appLink(.init(apiKey: "KEY", mode: "signIn", oobCode: "CODE", continueURL: "https://app.example.com/?a=1&b=2"))
-        #expect(link == "https://links.example.com/__/auth/links?link=https://links.example.com/__/auth/action?apiKey%3DKEY%26mode%3DsignIn"
-            + "%26oobCode%3DCODE%26continueUrl%3Dhttps%253A%252F%252Fapp.example.com%252F%253Fa%253D1%2526b%253D2%26lang%3Den")
+        #expect(
+            link == "https://links.example.com/__/auth/links?link=https://links.example.com/__/auth/action?apiKey%3DKEY%26mode%3DsignIn"
+                + "%26oobCode%3DCODE%26continueUrl%3Dhttps%253A%252F%252Fapp.example.com%252F%253Fa%253D1%2526b%253D2%26lang%3Den")
     }
 
     @Test("the JS SDK parser recovers every field and an intact continue URL", arguments: continueURLs)
     func jsParser(continueURL: String) throws {
-        let parameters = ActionLinkEncoder.Parameters(apiKey: "AIza-key_1", mode: "signIn", oobCode: "c0de-_~", continueURL: continueURL,
-                                                      languageCode: "pt-BR", tenantID: "tenant-1")
+        let parameters = ActionLinkEncoder.Parameters(
+            apiKey: "AIza-key_1", mode: "signIn", oobCode: "c0de-_~", continueURL: continueURL,
+            languageCode: "pt-BR", tenantID: "tenant-1")
         for link in [encoder.appLink(parameters), encoder.actionURL(parameters)] {
             let parsed = try #require(ClientLinkParsers.js(link), "\(link)")
             #expect(parsed["apiKey"] == "AIza-key_1")

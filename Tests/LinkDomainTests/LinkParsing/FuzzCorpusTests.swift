@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import LinkDomainCoreExercises
 import LinkDomainExercises
 
 @Suite("The fuzzer's corpus")

@@ -2,10 +2,13 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
-@Suite("Link parsing: every shape of WIRE.md §1")
+@Suite("Link parsing: every shape of docs/wire-formats.md §1")
 struct LinkParserTests {
-    static let action = "https://auth.example.com/__/auth/action?apiKey=KEY&mode=signIn&oobCode=CODE"
+    static let action =
+        "https://auth.example.com/__/auth/action?apiKey=KEY&mode=signIn&oobCode=CODE"
         + "&continueUrl=https%3A%2F%2Fapp.example.com%2Ffinish%3Fa%3D1%26b%3D2&lang=pt&tenantId=T1"
 
     static func expectSignIn(_ result: Result<ActionLink, LinkParseError>, shape: LinkShape) throws -> ActionLink {
@@ -34,7 +37,8 @@ struct LinkParserTests {
 
     @Test("/__/auth/links whose link was not escaped at all: the action's parameters sit beside link=")
     func authLinksUnescaped() throws {
-        let query = "link=https://auth.example.com/__/auth/action?apiKey=KEY&mode=signIn&oobCode=CODE"
+        let query =
+            "link=https://auth.example.com/__/auth/action?apiKey=KEY&mode=signIn&oobCode=CODE"
             + "&continueUrl=https%3A%2F%2Fapp.example.com%2Ffinish%3Fa%3D1%26b%3D2&lang=pt&tenantId=T1"
         let link = try LinkParser.parse(path: "/__/auth/links", query: Substring(query)).get()
         #expect(link.mode == .signIn && link.oobCode == "CODE" && link.continueURL == "https://app.example.com/finish?a=1&b=2")
@@ -49,7 +53,8 @@ struct LinkParserTests {
 
     @Test("the Auth emulator's /emulator/action links")
     func emulatorLink() throws {
-        let url = "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=XYZ&apiKey=fake-api-key"
+        let url =
+            "http://127.0.0.1:9099/emulator/action?mode=resetPassword&lang=en&oobCode=XYZ&apiKey=fake-api-key"
             + "&continueUrl=http%3A%2F%2Flocalhost%2F&tenantId=tenant-1"
         let link = try LinkParser.parse(url: url).get()
         #expect(link.mode == .resetPassword && link.oobCode == "XYZ" && link.apiKey == "fake-api-key")
@@ -58,7 +63,8 @@ struct LinkParserTests {
 
     @Test("a Dynamic Links long link on any path, with every platform parameter")
     func legacyDynamicLink() throws {
-        let query = "link=\(ActionLinkEncoder.percentEncode(Self.action))&apn=com.example.android&amv=21&afl=https%3A%2F%2Fexample.com%2Fandroid"
+        let query =
+            "link=\(ActionLinkEncoder.percentEncode(Self.action))&apn=com.example.android&amv=21&afl=https%3A%2F%2Fexample.com%2Fandroid"
             + "&ibi=com.example.ios&ifl=https%3A%2F%2Fexample.com%2Fios&isi=123456&imv=2.0&ipbi=com.example.ipad"
             + "&ipfl=https%3A%2F%2Fexample.com%2Fipad&ius=exampleapp&efr=1&ofl=https%3A%2F%2Fexample.com%2Fother"
             + "&st=Title&sd=Description&si=https%3A%2F%2Fexample.com%2Fi.png&utm_source=mail"
@@ -74,6 +80,18 @@ struct LinkParserTests {
             #expect(hints.otherPlatformFallbackURL == "https://example.com/other")
             #expect(hints.socialTitle == "Title" && hints.socialDescription == "Description" && hints.socialImageURL == "https://example.com/i.png")
         }
+    }
+
+    @Test("social text written with + for spaces (urlencode in Python, Java, PHP) reads as Google reads it; URLs keep their +")
+    func socialTextAsFormText() throws {
+        let query =
+            "link=" + ActionLinkEncoder.percentEncode(Self.action) + "&st=Spring+sale&sd=20%25+off+now%2B&si=https%3A%2F%2Fexample.com%2Fa+b.png"
+            + "&ofl=https%3A%2F%2Fexample.com%2Fq%3Fa%3Db+c"
+        let hints = try Self.expectSignIn(LinkParser.parse(path: "/", query: Substring(query)), shape: .legacyDynamicLink).hints
+        #expect(hints.socialTitle == "Spring sale" && hints.socialDescription == "20% off now+")
+        #expect(hints.socialImageURL == "https://example.com/a+b.png" && hints.otherPlatformFallbackURL == "https://example.com/q?a=b+c")
+        let utm = UTMValues(QueryString("utm_campaign=spring+sale&utm_source=news%2Bmail"))
+        #expect(utm.campaign == "spring sale" && utm.source == "news+mail")
     }
 
     @Test("a Dynamic Link wrapping a /__/auth/links link wrapping the action URL")
@@ -133,11 +151,15 @@ struct LinkParserTests {
         for _ in 0..<5_000 {
             let mode = ActionMode.allCases[Int.random(in: 0..<ActionMode.allCases.count, using: &random)]
             let code = String((0..<Int.random(in: 1..<40, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })
-            let continueURL = "https://app.example.com/" + String((0..<Int.random(in: 0..<30, using: &random)).map { _ in
-                alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-            })
-            let parameters = ActionLinkEncoder.Parameters(apiKey: "K", mode: mode.rawValue, oobCode: code, continueURL: continueURL,
-                                                          languageCode: "en", tenantID: "t")
+            let continueURL =
+                "https://app.example.com/"
+                + String(
+                    (0..<Int.random(in: 0..<30, using: &random)).map { _ in
+                        alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                    })
+            let parameters = ActionLinkEncoder.Parameters(
+                apiKey: "K", mode: mode.rawValue, oobCode: code, continueURL: continueURL,
+                languageCode: "en", tenantID: "t")
             for url in [encoder.appLink(parameters), encoder.actionURL(parameters)] {
                 let link = try LinkParser.parse(url: url).get()
                 #expect(link.mode == mode && link.oobCode == code && link.continueURL == continueURL && link.tenantID == "t", "\(url)")

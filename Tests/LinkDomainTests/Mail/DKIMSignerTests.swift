@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("DKIM: relaxed canonicalization as RFC 6376 gives it, signatures the public key verifies")
 struct DKIMSignerTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Mails as recipients read them: every kind in every language, branded, overridable by file")
 struct MailComposerTests {
@@ -14,15 +16,18 @@ struct MailComposerTests {
         return try MailComposer(sender: sender, appName: "Example <App>", branding: branding, overrides: overrides)
     }
 
-    @Test("every kind, every language: its own subject and words, placeholders filled, the link in both parts, HTML escaped",
-          arguments: MailKind.allCases)
+    @Test(
+        "every kind, every language: its own subject and words, placeholders filled, the link in both parts, HTML escaped",
+        arguments: MailKind.allCases)
     func everyKind(kind: MailKind) throws {
         let composer = try Self.composer()
         var subjects: Set<String> = []
         for language in Languages.supported {
             let link = kind == .test ? nil : "https://links.example.com/__/auth/action?mode=x&oobCode=C&lang=\(language)"
-            let mail = composer.compose(.init(kind: kind, language: language, recipient: MailAddress("new@example.com")!, email: "new@example.com",
-                                              newEmail: "old@example.com", link: link), now: 0)
+            let mail = composer.compose(
+                .init(
+                    kind: kind, language: language, recipient: MailAddress("new@example.com")!, email: "new@example.com",
+                    newEmail: "old@example.com", link: link), now: 0)
             subjects.insert(mail.subject)
             for text in [mail.subject, mail.text, mail.html] {
                 #expect(!text.contains("{app}") && !text.contains("{email}") && !text.contains("{newEmail}") && !text.contains("{support}"))
@@ -44,11 +49,14 @@ struct MailComposerTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("templates"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("locales"), withIntermediateDirectories: true)
-        try "{{% CONTENT_TYPE: TEXT}}Custom: {{link}}".write(to: directory.appendingPathComponent("templates/sign-in.txt.mustache"), atomically: true, encoding: .utf8)
+        try "{{% CONTENT_TYPE: TEXT}}Custom: {{link}}".write(
+            to: directory.appendingPathComponent("templates/sign-in.txt.mustache"), atomically: true, encoding: .utf8)
         try #"{"sign_in_subject": "Your {app} link"}"#.write(to: directory.appendingPathComponent("locales/en.json"), atomically: true, encoding: .utf8)
         let composer = try Self.composer(overrides: directory.path)
-        let mail = composer.compose(.init(kind: .signIn, language: "en", recipient: MailAddress("a@example.com")!, email: "a@example.com",
-                                          newEmail: nil, link: "https://l.example.com/x?a=1&b=2"), now: 0)
+        let mail = composer.compose(
+            .init(
+                kind: .signIn, language: "en", recipient: MailAddress("a@example.com")!, email: "a@example.com",
+                newEmail: nil, link: "https://l.example.com/x?a=1&b=2"), now: 0)
         #expect(mail.subject == "Your Example <App> link")
         #expect(mail.text == "Custom: https://l.example.com/x?a=1&b=2\n")
         #expect(mail.html.contains("Sign in"))  // the built-in HTML is kept

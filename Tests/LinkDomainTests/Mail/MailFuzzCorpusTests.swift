@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 import LinkDomainExercises
 
 @Suite("The mail fuzzer's corpus")

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("The mail queue on every store: stored, claimed once, retried, finished", .serialized)
 // Serialized: on a shared PostgreSQL database one test's claim (any mail due by then) would take

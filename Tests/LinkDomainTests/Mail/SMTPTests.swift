@@ -3,6 +3,8 @@ import NIOEmbedded
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("SMTP: the relay's replies read strictly, dot-stuffing, relay URLs, retry timing")
 struct SMTPTests {
@@ -19,14 +21,18 @@ struct SMTPTests {
     @Test("single and multi-line replies, CRLF or LF, split anywhere")
     func replies() throws {
         let replies = try Self.replies("220 relay ready\r\n250-relay.example\r\n250-STARTTLS\n250 AUTH PLAIN LOGIN\r\n550 5.1.1 no\r\n")
-        #expect(replies == [SMTPReply(code: 220, lines: ["relay ready"]), SMTPReply(code: 250, lines: ["relay.example", "STARTTLS", "AUTH PLAIN LOGIN"]),
-                            SMTPReply(code: 550, lines: ["5.1.1 no"])])
+        #expect(
+            replies == [
+                SMTPReply(code: 220, lines: ["relay ready"]), SMTPReply(code: 250, lines: ["relay.example", "STARTTLS", "AUTH PLAIN LOGIN"]),
+                SMTPReply(code: 550, lines: ["5.1.1 no"]),
+            ])
         #expect(replies[2].description == "550 5.1.1 no" && !replies[2].isTransient)
         #expect(try Self.replies("250") == [])  // no line end yet: waits
     }
 
-    @Test("what is not SMTP is an error, never a guess or an unbounded buffer",
-          arguments: ["HTTP/1.1 200 OK\r\n", "25\r\n", "999 nine\r\n", "250-a\r\n251 b\r\n", "250*x\r\n", String(repeating: "2", count: 5000)])
+    @Test(
+        "what is not SMTP is an error, never a guess or an unbounded buffer",
+        arguments: ["HTTP/1.1 200 OK\r\n", "25\r\n", "999 nine\r\n", "250-a\r\n251 b\r\n", "250*x\r\n", String(repeating: "2", count: 5000)])
     func malformed(bytes: String) {
         #expect(throws: (any Error).self) { try Self.replies(bytes) }
     }

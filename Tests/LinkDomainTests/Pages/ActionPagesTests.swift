@@ -2,10 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
-import Logging
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+import LinkDomainExercises
+@testable import LinkDomainStorage
+import Logging
+import Testing
 
 /// The pages, driven over loopback against the embedded backend, checking the backend's state
 /// before and after.
@@ -27,8 +29,9 @@ struct ActionPagesTests {
     func resetPassword() async throws {
         try await BackendHarness().run { client in
             _ = try await client.signUp("ada@example.com", password: "old-password")
-            let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
-                                                 extra: ["continueUrl": "https://app.example.com/after?a=1&b=2"])
+            let link = try await Self.mailedLink(
+                client, "PASSWORD_RESET", email: "ada@example.com",
+                extra: ["continueUrl": "https://app.example.com/after?a=1&b=2"])
             let page = try await client.page(Self.path(link))
             #expect(page.status == .ok)
             #expect(page.title == "Choose a new password")
@@ -137,8 +140,9 @@ struct ActionPagesTests {
     @Test("sign-in on the web: 303 to the continue URL with the code added and its own query intact; nothing spent")
     func signInRedirect() async throws {
         try await BackendHarness().run { client in
-            let link = try await Self.mailedLink(client, "EMAIL_SIGNIN", email: "ada@example.com",
-                                                 extra: ["continueUrl": "https://app.example.com/finish?a=1&b=2", "canHandleCodeInApp": true])
+            let link = try await Self.mailedLink(
+                client, "EMAIL_SIGNIN", email: "ada@example.com",
+                extra: ["continueUrl": "https://app.example.com/finish?a=1&b=2", "canHandleCodeInApp": true])
             let code = try #require(try await client.oobCodes().first?["oobCode"] as? String)
             let page = try await client.page(Self.path(link))
             #expect(page.status == .seeOther)
@@ -165,14 +169,18 @@ struct ActionPagesTests {
     func landingPages() async throws {
         try await BackendHarness().run { client in
             _ = try await client.signUp("ada@example.com")
-            let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
-                                                 extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
+            let link = try await Self.mailedLink(
+                client, "PASSWORD_RESET", email: "ada@example.com",
+                extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
             let path = Self.path(link)
             let iPhone = try await client.page(path, agent: UserAgents.iPhone)
             #expect(iPhone.title == "Reset your links.example.com password")
             #expect(iPhone.html.contains("<title>Reset your links.example.com password – links.example.com</title>"))
             // Safari's Smart App Banner: an Open button for the app, handed this link.
-            #expect(iPhone.html.contains("<meta name=\"apple-itunes-app\" content=\"app-id=1234567890, app-argument=https://links.example.com\(path.replacingOccurrences(of: "&", with: "&amp;"))\">"))
+            #expect(
+                iPhone.html.contains(
+                    "<meta name=\"apple-itunes-app\" content=\"app-id=1234567890, app-argument=https://links.example.com\(path.replacingOccurrences(of: "&", with: "&amp;"))\">"
+                ))
             // A reset finishes in the browser: "Continue" is the primary button, the app second, the store last.
             #expect(iPhone.html.contains("Choose a new password for your links.example.com account here in this browser"))
             #expect(iPhone.href("button") == "\(path)&web=1")
@@ -183,7 +191,8 @@ struct ActionPagesTests {
             #expect(android.href("button") == "\(path)&web=1")
             let intent = try #require(android.href("button secondary"))
             #expect(intent.hasPrefix("intent://links.example.com\(path)#Intent;scheme=https;package=com.example.app;"))
-            #expect(intent.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.example.app%26referrer%3Dldh.")
+            #expect(
+                intent.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.example.app%26referrer%3Dldh.")
                     && intent.hasSuffix(";end"))
             // Google Play's referrer carries the link across the install, sealed; the iPhone's store link copies a hand-off URL first.
             let play = try #require(android.href("link"))
@@ -201,8 +210,9 @@ struct ActionPagesTests {
     func signInLandingAndPivot() async throws {
         try await BackendHarness().run { client in
             _ = try await client.signUp("ada@example.com")
-            let link = try await Self.mailedLink(client, "EMAIL_SIGNIN", email: "ada@example.com",
-                                                 extra: ["iOSBundleId": "com.example.app", "continueUrl": "https://app.example.com/done"])
+            let link = try await Self.mailedLink(
+                client, "EMAIL_SIGNIN", email: "ada@example.com",
+                extra: ["iOSBundleId": "com.example.app", "continueUrl": "https://app.example.com/done"])
             let path = Self.path(link)
             let iPhone = try await client.page(path, agent: UserAgents.iPhone)
             #expect(iPhone.href("button") == "https://open.example.com\(path)")
@@ -211,14 +221,16 @@ struct ActionPagesTests {
         }
     }
 
-    @Test("on the pivot host (a tap the app did not take) the page says the app may not be installed, and never offers it again",
-          arguments: ["open.example.com", "OPEN.example.com:443"])
+    @Test(
+        "on the pivot host (a tap the app did not take) the page says the app may not be installed, and never offers it again",
+        arguments: ["open.example.com", "OPEN.example.com:443"])
     func pivotHost(host: String) async throws {
         let harness = BackendHarness()
         let services = try await LinkDomainServices.make(configuration: harness.configuration, logger: Logger(label: "test"))
         func page(_ query: String, host: String?) throws -> String {
-            let answer = services.immediate.answer(to: .link, method: .get, path: "/__/auth/action", query: Substring(query),
-                                                   headers: .init(userAgent: UserAgents.iPhone, host: host), logger: Logger(label: "test"))
+            let answer = services.immediate.answer(
+                to: .link, method: .get, path: "/__/auth/action", query: Substring(query),
+                headers: .init(userAgent: UserAgents.iPhone, host: host), logger: Logger(label: "test"))
             return try #require(answer?.response.body.map { String(buffer: $0) })
         }
         let signIn = "apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fapp.example.com%2Fdone&ibi=com.example.app"
@@ -230,18 +242,26 @@ struct ActionPagesTests {
         #expect(reset.contains("App not installed?") && !reset.contains("https://open.example.com/") && reset.contains("web=1"))
     }
 
-    @Test("in an app's own browser: that app's way to Safari or Chrome and the page's https address, never Safari's press-and-hold or intent://",
-          arguments: [
-              ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 GmailApp/6.0", "Gmail", "Safari"),
-              ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "an app", "Safari"),
-              ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/315.0 Mobile/15E148 Safari/604.1", "the Google app", "Safari"),
-              ("Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/125.0 Mobile Safari/537.36", "an app", "Chrome"),
-          ])
+    @Test(
+        "in an app's own browser: that app's way to Safari or Chrome and the page's https address, never Safari's press-and-hold or intent://",
+        arguments: [
+            ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 GmailApp/6.0", "Gmail", "Safari"),
+            ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148", "an app", "Safari"),
+            (
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/315.0 Mobile/15E148 Safari/604.1",
+                "the Google app", "Safari"
+            ),
+            (
+                "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/125.0 Mobile Safari/537.36",
+                "an app", "Chrome"
+            ),
+        ])
     func inAppBrowsers(agent: String, source: String, browser: String) async throws {
         try await BackendHarness().run { client in
             _ = try await client.signUp("ada@example.com")
-            let link = try await Self.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
-                                                 extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
+            let link = try await Self.mailedLink(
+                client, "PASSWORD_RESET", email: "ada@example.com",
+                extra: ["iOSBundleId": "com.example.app", "androidPackageName": "com.example.app"])
             let page = try await client.page(Self.path(link), agent: agent)
             #expect(page.html.contains(source) && page.html.contains("“Open in \(browser)”"))
             #expect(!page.html.contains("press and hold") && !page.html.contains("intent://"))
@@ -395,9 +415,11 @@ struct ActionPagesTests {
     @Test("pages follow lang, with English for anything else")
     func languages() async throws {
         try await BackendHarness().run { client in
-            let expected = ["en": "Finish signing in", "ru": "Завершите вход", "vi": "Hoàn tất đăng nhập", "it": "Completa l'accesso",
-                            "pt": "Conclua o login", "tr": "Oturum açmayı tamamlayın", "pt-BR": "Conclua o login", "xx": "Finish signing in",
-                            "pt-PT": "Conclua o início de sessão", "pt_pt": "Conclua o início de sessão"]
+            let expected = [
+                "en": "Finish signing in", "ru": "Завершите вход", "vi": "Hoàn tất đăng nhập", "it": "Completa l'accesso",
+                "pt": "Conclua o login", "tr": "Oturum açmayı tamamlayın", "pt-BR": "Conclua o login", "xx": "Finish signing in",
+                "pt-PT": "Conclua o início de sessão", "pt_pt": "Conclua o início de sessão",
+            ]
             for (language, title) in expected {
                 let page = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K&lang=\(language)")
                 #expect(page.title.map(Page.unescape) == title, "\(language)")
@@ -406,7 +428,8 @@ struct ActionPagesTests {
         }
     }
 
-    @Test("no page carries a parameter unescaped", arguments: ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "javascript:alert(1)", "'quoted'"])
+    @Test(
+        "no page carries a parameter unescaped", arguments: ["<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "javascript:alert(1)", "'quoted'"])
     func escaping(payload: String) async throws {
         try await BackendHarness().run { client in
             let encoded = ActionLinkEncoder.percentEncode(payload)

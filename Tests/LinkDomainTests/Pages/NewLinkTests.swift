@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+import LinkDomainExercises
+@testable import LinkDomainStorage
+import Testing
 
 @Suite("Send me a new link: expired and used links lead on")
 struct NewLinkTests {
@@ -16,8 +18,9 @@ struct NewLinkTests {
         let harness = BackendHarness()
         try await harness.run { client in
             _ = try await client.signUp("ada@example.com")
-            let link = try await ActionPagesTests.mailedLink(client, "PASSWORD_RESET", email: "ada@example.com",
-                                                             extra: ["continueUrl": "https://app.example.com/after"])
+            let link = try await ActionPagesTests.mailedLink(
+                client, "PASSWORD_RESET", email: "ada@example.com",
+                extra: ["continueUrl": "https://app.example.com/after"])
             harness.clock.advance(seconds: 3601)
             let expired = try await client.page(ActionPagesTests.path(link))
             #expect(expired.status == .gone && expired.html.contains("<form method=\"post\" action=\"/__/auth/new-link\">"))

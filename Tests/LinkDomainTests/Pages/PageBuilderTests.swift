@@ -1,6 +1,8 @@
-import Testing
-
+import HTTPTypes
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Testing
 
 @Suite("Pages as typed models, without HTTP")
 struct PageBuilderTests {
@@ -9,8 +11,12 @@ struct PageBuilderTests {
         androidApps: [AndroidApp(packageName: "com.example.app", fingerprints: [])],
         policy: RedirectPolicy(authorizedDomains: ["app.example.com"]), publicHost: "links.example.com")
     static let builder = PageBuilder(router: router, pivotBaseURL: "https://open.example.com")
-    static let strings = PageStrings(language: "en", table: ["landing_title": "Open", "get_app_play": "Play", "get_app_store": "Store",
-                                                              "continue_button": "Continue"])
+    static let strings = PageStrings(
+        language: "en",
+        table: [
+            "landing_title": "Open", "get_app_play": "Play", "get_app_store": "Store",
+            "continue_button": "Continue",
+        ])
 
     @Test("the Android landing page opens the app by intent, falls back to the store, and offers the web for a reset")
     func androidLanding() throws {
@@ -62,8 +68,9 @@ struct PageBuilderTests {
 
     @Test("the debug page shows the router's own decision for each device")
     func debug() {
-        let page = Self.builder.debug(LinkRequest(path: "/__/auth/action", query: "mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fapp.example.com%2F&d=1"),
-                                      strings: Self.strings)
+        let page = Self.builder.debug(
+            LinkRequest(path: "/__/auth/action", query: "mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fapp.example.com%2F&d=1"),
+            strings: Self.strings)
         #expect(page.shape == "actionURL")
         #expect(page.flows.map(\.platform) == ["iOS", "iPadOS", "android", "desktop", "bot"])
         #expect(page.flows[3].outcome.hasSuffix("https://app.example.com/?apiKey") == false)

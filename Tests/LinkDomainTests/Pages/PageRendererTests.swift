@@ -2,6 +2,8 @@ import Mustache
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Pages rendered with their constant strings written in")
 struct PageRendererTests {
@@ -18,13 +20,15 @@ struct PageRendererTests {
         return library.render(context, withTemplate: type(of: page).template)
     }
 
-    @Test("every page in every language is byte for byte what the templates as written give",
-          arguments: PageTextTests.models)
+    @Test(
+        "every page in every language is byte for byte what the templates as written give",
+        arguments: PageTextTests.models)
     func sameBytes(model: any PageModel) throws {
         let assets = try PageAssets.builtIn()
         // A brand with characters to escape, and one that looks like a tag (left to each page).
-        let branding = PageBranding(appName: "Ada & <Co> \"Notes\"", logoURL: "https://cdn.example.com/{{logo}}.png",
-                                    supportURL: "https://example.com/help?a=1&b='2'")
+        let branding = PageBranding(
+            appName: "Ada & <Co> \"Notes\"", logoURL: "https://cdn.example.com/{{logo}}.png",
+            supportURL: "https://example.com/help?a=1&b='2'")
         let renderer = PageRenderer(assets: assets, branding: branding)
         for language in Languages.supported {
             let strings = renderer.strings(language)

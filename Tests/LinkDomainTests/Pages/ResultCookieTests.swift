@@ -3,6 +3,8 @@ import HTTPTypes
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Back, reload and the link opened again after a success show the success")
 struct ResultCookieTests {

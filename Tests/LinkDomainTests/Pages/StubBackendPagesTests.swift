@@ -1,10 +1,12 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
+@testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 import Logging
 import Synchronization
 import Testing
-
-@testable import LinkDomain
 
 /// A backend that knows one code of each kind the embedded backend cannot issue, and records what is spent.
 final class StubBackend: AuthBackend {
@@ -42,7 +44,8 @@ final class StubBackend: AuthBackend {
         return LinkDomainServices(
             configuration: made.configuration, files: made.files, embeddedBackend: nil, authBackend: self, linkStore: made.linkStore, admin: made.admin,
             signOuts: made.signOuts, budgets: made.budgets,
-            certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, script: made.script, immediate: immediate, formSecret: made.formSecret,
+            certificates: nil, clock: made.clock, renderer: made.renderer, favicon: made.favicon, script: made.script, immediate: immediate,
+            formSecret: made.formSecret,
             pageChecks: made.pageChecks, linkEvents: made.linkEvents)
     }
 }
@@ -84,10 +87,9 @@ struct ExpectedKindTests {
         let harness = BackendHarness()
         let services = try await LinkDomainServices.make(configuration: harness.configuration, clock: harness.clock, logger: Logger(label: "test"))
         let service = try #require(services.embeddedBackend?.service)
-        _ = try await service.signUp(RequestBody(["email": .string("kind@example.com"), "password": .string("123456")]), CallContext())
+        _ = try await service.signUp(SignUpRequest(email: "kind@example.com", password: "123456"), CallContext())
         let sent = try await service.sendOobCode(
-            RequestBody(["requestType": .string("PASSWORD_RESET"), "email": .string("kind@example.com"), "returnOobLink": .boolean(true)]),
-            CallContext(isAdmin: true))
+            SendOobCodeRequest(requestType: .passwordReset, email: "kind@example.com", returnOobLink: true), CallContext(isAdmin: true))
         let code = try #require(sent.oobCode)
         await #expect(throws: BackendError.rejected(BackendRefusal(.invalidOobCode, detail: "the code is for another action"))) {
             try await services.authBackend.applyCode(code, expecting: .verifyEmail, context: BackendCallContext())

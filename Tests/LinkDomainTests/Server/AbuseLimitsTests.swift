@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Abuse limits")
 struct AbuseLimitsTests {
@@ -24,10 +26,13 @@ struct AbuseLimitsTests {
         }
         try await harness.run { client in
             for _ in 0..<3 {
-                #expect(try await client.call("accounts:createAuthUri", ["identifier": "a@example.com", "continueUri": "https://app.example.com/"]).status == .ok)
+                #expect(
+                    try await client.call("accounts:createAuthUri", ["identifier": "a@example.com", "continueUri": "https://app.example.com/"]).status == .ok)
             }
-            let limited = try await client.client.execute(uri: "/identitytoolkit.googleapis.com/v1/accounts:createAuthUri?key=k", method: .post,
-                                                          headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")) { $0 }
+            let limited = try await client.client.execute(
+                uri: "/identitytoolkit.googleapis.com/v1/accounts:createAuthUri?key=k", method: .post,
+                headers: [.contentType: "application/json"], body: ByteBuffer(string: "{}")
+            ) { $0 }
             #expect(limited.status == .tooManyRequests)
             // At 6 a minute a token comes back within 10 s (how much sooner depends on the time the first three took).
             #expect(limited.headers[.retryAfter].flatMap { Int($0) }.map { (1...10).contains($0) } == true)
@@ -48,7 +53,9 @@ struct AbuseLimitsTests {
             // A forged left entry ("198.51.100.7, ...") changes nothing: the client is still 203.0.113.1.
             var statuses: [HTTPResponse.Status] = []
             for forwardedFor in ["203.0.113.1", "198.51.100.7, 203.0.113.1", "203.0.113.1", "203.0.113.2"] {
-                let answer = try await client.call("accounts:createAuthUri", ["identifier": "a@example.com", "continueUri": "https://app.example.com/"], headers: [.xForwardedFor: forwardedFor])
+                let answer = try await client.call(
+                    "accounts:createAuthUri", ["identifier": "a@example.com", "continueUri": "https://app.example.com/"],
+                    headers: [.xForwardedFor: forwardedFor])
                 statuses.append(answer.status)
             }
             #expect(statuses == [.ok, .ok, .tooManyRequests, .ok])

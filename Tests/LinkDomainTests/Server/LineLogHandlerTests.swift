@@ -1,9 +1,11 @@
 import Foundation
+import HTTPTypes
+@testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 import Logging
 import Synchronization
 import Testing
-
-@testable import LinkDomain
 
 @Suite("Log lines")
 struct LineLogHandlerTests {
@@ -39,8 +41,10 @@ struct LineLogHandlerTests {
         let time = try Regex(#"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z"#)
         let handlerMetadata: [Logger.Metadata] = [[:], ["hb.request.id": "42", "path": "shadowed", "level": "x", "z\u{1B}": "\"q\""]]
         for own in handlerMetadata {
-            for (path, duration) in [("/__/auth/links", Duration.microseconds(1234)), ("/.well-known/assetlinks.json", .zero),
-                                     ("/x", .seconds(3601)), ("/a\"b\\c\u{1B}[2J\u{2028}é", .microseconds(7))] {
+            for (path, duration) in [
+                ("/__/auth/links", Duration.microseconds(1234)), ("/.well-known/assetlinks.json", .zero),
+                ("/x", .seconds(3601)), ("/a\"b\\c\u{1B}[2J\u{2028}é", .microseconds(7)),
+            ] {
                 let written = Mutex<[String]>([])
                 var handler = LineLogHandler(format: format, label: "linkdomain", level: .info, write: { line in written.withLock { $0.append(line) } })
                 handler.metadata = own

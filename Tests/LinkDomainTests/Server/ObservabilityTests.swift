@@ -1,9 +1,13 @@
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+@testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 import Logging
+import NIOCore
 import Synchronization
 import Testing
-
-@testable import LinkDomain
 
 @Suite("Observability: /metrics and logs")
 struct ObservabilityTests {

@@ -2,9 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Logging
+import Testing
 
 @Suite("Security headers on every status")
 struct SecurityHeadersTests {
@@ -14,10 +16,15 @@ struct SecurityHeadersTests {
     static let requests: [(String, HTTPRequest.Method, HTTPFields, String?, HTTPResponse.Status)] = [
         ("/.well-known/assetlinks.json", .get, [:], nil, .ok),
         ("/healthz", .get, [:], nil, .ok),
-        ("/__/auth/links?link=" + "https%3A%2F%2Flinks.example.com%2F__%2Fauth%2Faction%3Fmode%3DsignIn%26oobCode%3Dx%26apiKey%3Dk%26continueUrl%3Dhttps%253A%252F%252Fexample.com%252F",
-         .get, [.userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"], nil, .seeOther),
-        ("/__/auth/action?mode=resetPassword&oobCode=nope&apiKey=k", .get,
-         [.userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"], nil, .badRequest),
+        (
+            "/__/auth/links?link="
+                + "https%3A%2F%2Flinks.example.com%2F__%2Fauth%2Faction%3Fmode%3DsignIn%26oobCode%3Dx%26apiKey%3Dk%26continueUrl%3Dhttps%253A%252F%252Fexample.com%252F",
+            .get, [.userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"], nil, .seeOther
+        ),
+        (
+            "/__/auth/action?mode=resetPassword&oobCode=nope&apiKey=k", .get,
+            [.userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"], nil, .badRequest
+        ),
         ("/nothing/here", .get, [:], nil, .notFound),
         ("/.well-known/assetlinks.json", .delete, [:], nil, .notFound),
         ("/healthz", .post, [:], "x", .notFound),

@@ -7,6 +7,8 @@ import Synchronization
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("The HTTP server, live on loopback")
 struct ServerTests {
@@ -77,8 +79,10 @@ struct ServerTests {
 
     @Test(
         "unknown machine paths get a small plain 404, never another route's content",
-        arguments: ["/.well-known/assetlinks.json/extra", "/.well-known/assetlinks", "/.well-known/", "/v1/nope", "/__/static/nope.css",
-                    "/identitytoolkit.googleapis.com/v9/nope"]
+        arguments: [
+            "/.well-known/assetlinks.json/extra", "/.well-known/assetlinks", "/.well-known/", "/v1/nope", "/__/static/nope.css",
+            "/identitytoolkit.googleapis.com/v9/nope",
+        ]
     )
     func notFound(path: String) async throws {
         try await Self.application().test(.live) { client in
@@ -134,8 +138,9 @@ struct ServerTests {
 
     @Test("readiness fails with the failing check's name")
     func notReady() async throws {
-        let router = LinkDomainApplication.router(try await Fixtures.services(), extraReadinessChecks: [FailingCheck()],
-                                                  logger: Logger(label: "test"))
+        let router = LinkDomainApplication.router(
+            try await Fixtures.services(), extraReadinessChecks: [FailingCheck()],
+            logger: Logger(label: "test"))
         try await Application(router: router).test(.router) { client in
             try await client.execute(uri: "/readyz", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)

@@ -3,6 +3,8 @@ import NIOCore
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Start-up failures")
 struct StartupFailureTests {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Import: createdAt")
 struct ImportTimesTests {

@@ -4,6 +4,8 @@ import Synchronization
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// A store that refuses event writes while `down` is set, records each batch it is given, and
 /// counts the short-link reads that reach it.
@@ -48,9 +50,10 @@ struct LinkEventRecorderTests {
             #expect(try await base.eventCounts(suffix: "a", fromDay: Self.day).isEmpty)
             await recorder.flush()
             #expect(store.batches.withLock { $0.map(\.count) } == [3])
-            #expect(try await base.eventCounts(suffix: "a", fromDay: Self.day) == [
-                LinkEventCount(platform: .android, event: .click, count: 3), LinkEventCount(platform: .iOS, event: .click, count: 500),
-            ])
+            #expect(
+                try await base.eventCounts(suffix: "a", fromDay: Self.day) == [
+                    LinkEventCount(platform: .android, event: .click, count: 3), LinkEventCount(platform: .iOS, event: .click, count: 500),
+                ])
             #expect(try await base.eventCounts(suffix: "b", fromDay: Self.day) == [LinkEventCount(platform: .iOS, event: .redirectToApp, count: 1)])
             await recorder.flush()  // nothing new: no write at all
             #expect(store.batches.withLock { $0.count } == 1)

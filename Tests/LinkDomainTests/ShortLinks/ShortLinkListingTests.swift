@@ -4,6 +4,8 @@ import HummingbirdTesting
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// `GET /v1/shortLinks` and one link's `GET`, `DELETE`, `:disable` and `:enable`: the console's
 /// operations for scripts, with the link API's keys and Google's error shape.
@@ -12,7 +14,8 @@ struct ShortLinkListingTests {
     static func make(_ client: BackendClient, _ count: Int) async throws -> [String] {
         var suffixes: [String] = []
         for index in 0..<count {
-            let answer = try await ShortLinksTests.create(client, ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp%2F\(index)"])
+            let answer = try await ShortLinksTests.create(
+                client, ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp%2F\(index)"])
             suffixes.append(String(try #require(answer.string("shortLink")).dropFirst("https://links.example.com/".count)))
         }
         return suffixes

@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import NIOCore
+import Testing
 
 @Suite("Short links, legacy long links and link statistics")
 struct ShortLinksTests {
@@ -24,7 +26,8 @@ struct ShortLinksTests {
     @Test("create from a long link; UNGUESSABLE is the default: 17 base62 characters")
     func createLong() async throws {
         try await Self.harness().run { client in
-            let answer = try await Self.create(client, ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp%2F1&apn=com.example.app"])
+            let answer = try await Self.create(
+                client, ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp%2F1&apn=com.example.app"])
             #expect(answer.status == .ok)
             let short = try #require(answer.string("shortLink"))
             let suffix = short.dropFirst("https://links.example.com/".count)
@@ -37,16 +40,20 @@ struct ShortLinksTests {
     @Test("create from dynamicLinkInfo with SHORT: 4 characters; unknown apps are warnings")
     func createInfo() async throws {
         try await Self.harness().run { client in
-            let answer = try await Self.create(client, [
-                "dynamicLinkInfo": [
-                    "domainUriPrefix": "https://links.example.com", "link": "https://example.com/p/2",
-                    "androidInfo": ["androidPackageName": "com.unknown.app", "androidFallbackLink": "https://example.com/a", "androidMinPackageVersionCode": "7"],
-                    "iosInfo": ["iosBundleId": "com.example.app", "iosFallbackLink": "https://example.com/i", "iosAppStoreId": "55"],
-                    "navigationInfo": ["enableForcedRedirect": true],
-                    "socialMetaTagInfo": ["socialTitle": "Product 2", "socialDescription": "Nice", "socialImageLink": "https://example.com/2.png"],
-                ],
-                "suffix": ["option": "SHORT"],
-            ])
+            let answer = try await Self.create(
+                client,
+                [
+                    "dynamicLinkInfo": [
+                        "domainUriPrefix": "https://links.example.com", "link": "https://example.com/p/2",
+                        "androidInfo": [
+                            "androidPackageName": "com.unknown.app", "androidFallbackLink": "https://example.com/a", "androidMinPackageVersionCode": "7",
+                        ],
+                        "iosInfo": ["iosBundleId": "com.example.app", "iosFallbackLink": "https://example.com/i", "iosAppStoreId": "55"],
+                        "navigationInfo": ["enableForcedRedirect": true],
+                        "socialMetaTagInfo": ["socialTitle": "Product 2", "socialDescription": "Nice", "socialImageLink": "https://example.com/2.png"],
+                    ],
+                    "suffix": ["option": "SHORT"],
+                ])
             #expect(answer.status == .ok, "\(answer.json)")
             let short = try #require(answer.string("shortLink"))
             #expect(short.count == "https://links.example.com/".count + 4)
@@ -106,8 +113,12 @@ struct ShortLinksTests {
         try await Self.harness().run { client in
             var links: Set<String> = []
             for index in 0..<300 {
-                let answer = try await Self.create(client, ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2F\(index)",
-                                                            "suffix": ["option": "SHORT"]])
+                let answer = try await Self.create(
+                    client,
+                    [
+                        "longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2F\(index)",
+                        "suffix": ["option": "SHORT"],
+                    ])
                 links.insert(try #require(answer.string("shortLink")))
             }
             #expect(links.count == 300)
@@ -146,9 +157,11 @@ struct ShortLinksTests {
     @Test("statistics after a scripted series of clicks, in the Dynamic Links shape")
     func statistics() async throws {
         try await Self.harness().run { client in
-            let answer = try await Self.create(client, [
-                "longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp%2F4&apn=com.example.app&ibi=com.example.app&efr=1",
-            ])
+            let answer = try await Self.create(
+                client,
+                [
+                    "longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fp%2F4&apn=com.example.app&ibi=com.example.app&efr=1"
+                ])
             let short = try #require(answer.string("shortLink"))
             let path = String(short.dropFirst("https://links.example.com".count))
             for _ in 0..<3 { _ = try await client.page(path) }  // desktop: click + redirect to the link
@@ -219,7 +232,8 @@ struct ShortLinksTests {
         let again = try await importer.importCSV(csv)
         #expect(again.imported == 0 && again.skipped == 3)
 
-        let json = #"[{"shortLink":"https://links.example.com/js1","longLink":"https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fj","createdAt":1683000000000},{"shortLink":"nope"}]"#
+        let json =
+            #"[{"shortLink":"https://links.example.com/js1","longLink":"https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fj","createdAt":1683000000000},{"shortLink":"nope"}]"#
         let jsonReport = try await importer.importJSON(json)
         #expect(jsonReport.imported == 1 && jsonReport.invalid.map(\.line) == [2])
     }

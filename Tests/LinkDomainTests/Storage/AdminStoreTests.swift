@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// What the console and the listing APIs read and change, on SQLite and PostgreSQL alike.
 @Suite("Short links and mails as operators see them")
@@ -72,13 +74,16 @@ struct AdminStoreTests {
             let base = Int64(8_000_000_000_000) + Int64.random(in: 0..<1_000_000_000)
             let ids = (0..<3).map { StoreSuiteTests.unique("adm-\($0)") }
             for (offset, id) in ids.enumerated() {
-                try await queue.enqueue(QueuedMail(id: id, sender: "noreply@example.com", recipient: "\(id)@example.com", message: "Subject: x\r\n\r\nbody",
-                                                   kind: "reset-password", queuedAt: base + Int64(offset), language: "pt-PT"))
+                try await queue.enqueue(
+                    QueuedMail(
+                        id: id, sender: "noreply@example.com", recipient: "\(id)@example.com", message: "Subject: x\r\n\r\nbody",
+                        kind: "reset-password", queuedAt: base + Int64(offset), language: "pt-PT"))
             }
             try await queue.markFailed(id: ids[0], reason: "550 5.7.1 refused", now: base + 20)
             try await queue.markFailed(id: ids[1], reason: "550 5.7.1 refused", now: base + 20)
             let failed = try await queue.mails(state: .failed, after: nil, limit: 1000).filter { ids.contains($0.id) }
-            #expect(failed.map(\.id) == [ids[1], ids[0]] && failed.allSatisfy { $0.lastError == "550 5.7.1 refused" && $0.attempts == 0 && $0.language == "pt-PT" })
+            #expect(
+                failed.map(\.id) == [ids[1], ids[0]] && failed.allSatisfy { $0.lastError == "550 5.7.1 refused" && $0.attempts == 0 && $0.language == "pt-PT" })
             let paged = try await queue.mails(state: .failed, after: MailCursor(queuedAt: base + 1, id: ids[1]), limit: 1000).filter { ids.contains($0.id) }
             #expect(paged.map(\.id) == [ids[0]])
             #expect(try await queue.retryNow(id: ids[0], now: base + 40))

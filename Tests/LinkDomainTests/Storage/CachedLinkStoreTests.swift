@@ -1,6 +1,8 @@
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Synchronization
+import Testing
 
 @Suite("Short links cached by the replica that resolved them")
 struct CachedLinkStoreTests {

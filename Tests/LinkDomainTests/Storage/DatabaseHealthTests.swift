@@ -1,9 +1,11 @@
 import Foundation
-import Logging
-import Testing
-
 @testable import LinkDomain
+@testable import LinkDomainCore
 import LinkDomainExercises
+@testable import LinkDomainStorage
+import Logging
+import Prometheus
+import Testing
 
 @Suite("The database's health: probed, reported, and refused at once while away")
 struct DatabaseHealthTests {
@@ -22,8 +24,9 @@ struct DatabaseHealthTests {
         let metrics = LinkMetrics()
         // Nothing listens on port 9: connecting is refused at once.
         let away = try PostgresStore(url: "postgres://nobody@127.0.0.1:9/nothing", deadline: .seconds(1), logger: Logger(label: "test"))
-        let probe = DatabaseProbe(store: away, health: away.health, interval: .seconds(1), deadline: .seconds(1), clock: clock, metrics: metrics,
-                                  logger: Logger(label: "test"))
+        let probe = DatabaseProbe(
+            store: away, health: away.health, interval: .seconds(1), deadline: .seconds(1), clock: clock, metrics: metrics,
+            logger: Logger(label: "test"))
         let readiness = DatabaseReadiness(health: away.health, clock: clock)
         await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await away.run() }
@@ -43,8 +46,10 @@ struct DatabaseHealthTests {
         let sqlite = try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("health-\(UUID().uuidString).sqlite").path)
         let health = DependencyHealth()
         health.record(up: false, reason: "earlier", at: 0)
-        await DatabaseProbe(store: sqlite, health: health, interval: .seconds(1), deadline: .seconds(1), clock: clock, metrics: metrics,
-                            logger: Logger(label: "test")).probe()
+        await DatabaseProbe(
+            store: sqlite, health: health, interval: .seconds(1), deadline: .seconds(1), clock: clock, metrics: metrics,
+            logger: Logger(label: "test")
+        ).probe()
         #expect(!health.isDown && DatabaseReadiness(health: health, clock: clock).detail == nil)
     }
 

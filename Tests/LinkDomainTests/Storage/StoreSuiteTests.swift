@@ -3,6 +3,8 @@ import Logging
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// The storage behaviour every store must have, run against SQLite always and against PostgreSQL
 /// when `TEST_POSTGRES_URL` names a database (scripts/test starts one).
@@ -69,8 +71,9 @@ struct StoreSuiteTests {
         }
     }
 
-    @Test("a write on a stale read is refused, changes only what it changed, and sign-ins do not conflict with each other",
-          arguments: StoreKind.available)
+    @Test(
+        "a write on a stale read is refused, changes only what it changed, and sign-ins do not conflict with each other",
+        arguments: StoreKind.available)
     func conditionalWrites(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let tenant = Self.unique("t")
@@ -104,8 +107,9 @@ struct StoreSuiteTests {
         try await kind.withStore { store in
             let project = Self.unique("p")
             func code(_ name: String, expiresAt: Int64) -> OobCodeRecord {
-                OobCodeRecord(code: "\(project)-\(name)", projectID: project, tenantID: "", requestType: .passwordReset, email: "a@example.com",
-                              newEmail: nil, localID: "u1", link: "https://links.example.com/x", createdAt: 1, expiresAt: expiresAt)
+                OobCodeRecord(
+                    code: "\(project)-\(name)", projectID: project, tenantID: "", requestType: .passwordReset, email: "a@example.com",
+                    newEmail: nil, localID: "u1", link: "https://links.example.com/x", createdAt: 1, expiresAt: expiresAt)
             }
             try await store.insertCode(code("live", expiresAt: 1000))
             try await store.insertCode(code("old", expiresAt: 10))
@@ -123,28 +127,37 @@ struct StoreSuiteTests {
         }
     }
 
-    @Test("one action, one transaction: a code is spent with its effect, its new code and its mail, or nothing is written",
-          arguments: StoreKind.available)
+    @Test(
+        "one action, one transaction: a code is spent with its effect, its new code and its mail, or nothing is written",
+        arguments: StoreKind.available)
     func commits(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let tenant = Self.unique("t")
             let read = Self.user(tenant, "u1", email: "\(tenant)@example.com")
             try await store.insertUser(read)
             func code(_ name: String, expiresAt: Int64 = 1000) -> OobCodeRecord {
-                OobCodeRecord(code: "\(tenant)-\(name)", projectID: "p", tenantID: tenant, requestType: .verifyAndChangeEmail, email: "new@example.com",
-                              newEmail: read.email, localID: "u1", link: "l", createdAt: 1, expiresAt: expiresAt)
+                OobCodeRecord(
+                    code: "\(tenant)-\(name)", projectID: "p", tenantID: tenant, requestType: .verifyAndChangeEmail, email: "new@example.com",
+                    newEmail: read.email, localID: "u1", link: "l", createdAt: 1, expiresAt: expiresAt)
             }
             try await store.insertCode(code("change"))
             try await store.insertCode(code("old", expiresAt: 10))
             var changed = read
             changed.email = "\(tenant)-new@example.com"
-            let mail = QueuedMail(id: Self.unique("m"), sender: "s@example.com", recipient: "\(tenant)@example.com", message: "m", kind: "recover-email",
-                                  queuedAt: 1)
-            let stale = AuthWrites.Update(changed, readAs: { var older = read; older.version -= 1; return older }())
+            let mail = QueuedMail(
+                id: Self.unique("m"), sender: "s@example.com", recipient: "\(tenant)@example.com", message: "m", kind: "recover-email",
+                queuedAt: 1)
+            let stale = AuthWrites.Update(
+                changed,
+                readAs: {
+                    var older = read; older.version -= 1; return older
+                }())
             // A lost race after the code was spent in the same transaction: nothing is written, the code is still live.
             await #expect(throws: StoreError.conflict) {
-                try await store.commit(AuthWrites(spending: .init(code: "\(tenant)-change", now: 5), updatedUsers: [stale],
-                                                  insertedCodes: [code("recover")], mails: [mail]))
+                try await store.commit(
+                    AuthWrites(
+                        spending: .init(code: "\(tenant)-change", now: 5), updatedUsers: [stale],
+                        insertedCodes: [code("recover")], mails: [mail]))
             }
             #expect(try await store.code("\(tenant)-change") != nil)
             #expect(try await store.code("\(tenant)-recover") == nil)
@@ -155,9 +168,12 @@ struct StoreSuiteTests {
             #expect(try await store.code("\(tenant)-x") == nil)
             #expect(try await store.code("\(tenant)-y") == nil)
             // Then all of it.
-            #expect(try await store.commit(AuthWrites(spending: .init(code: "\(tenant)-change", now: 5),
-                                                      updatedUsers: [AuthWrites.Update(changed, readAs: read)],
-                                                      insertedCodes: [code("recover")], mails: [mail])) == .committed)
+            #expect(
+                try await store.commit(
+                    AuthWrites(
+                        spending: .init(code: "\(tenant)-change", now: 5),
+                        updatedUsers: [AuthWrites.Update(changed, readAs: read)],
+                        insertedCodes: [code("recover")], mails: [mail])) == .committed)
             #expect(try await store.code("\(tenant)-change") == nil)
             #expect(try await store.code("\(tenant)-recover") != nil)
             #expect(try await store.user(tenantID: tenant, localID: "u1")?.email == changed.email)
@@ -169,8 +185,10 @@ struct StoreSuiteTests {
     func concurrentRedeem(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let name = Self.unique("c")
-            try await store.insertCode(OobCodeRecord(code: name, projectID: "p", tenantID: "", requestType: .emailSignIn, email: "a@example.com",
-                                                     newEmail: nil, localID: nil, link: "l", createdAt: 1, expiresAt: 1000))
+            try await store.insertCode(
+                OobCodeRecord(
+                    code: name, projectID: "p", tenantID: "", requestType: .emailSignIn, email: "a@example.com",
+                    newEmail: nil, localID: nil, link: "l", createdAt: 1, expiresAt: 1000))
             let results = try await withThrowingTaskGroup(of: AuthCommit.self) { group in
                 for _ in 0..<50 { group.addTask { try await store.commit(AuthWrites(spending: .init(code: name, now: 2))) } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -221,10 +239,11 @@ struct StoreSuiteTests {
             ])
             try await store.recordEvents([])
             let counts = try await store.eventCounts(suffix: suffix, fromDay: 100)
-            #expect(counts == [
-                LinkEventCount(platform: .desktop, event: .click, count: 1), LinkEventCount(platform: .iOS, event: .click, count: 2),
-                LinkEventCount(platform: .iOS, event: .redirectToStore, count: 5),
-            ])
+            #expect(
+                counts == [
+                    LinkEventCount(platform: .desktop, event: .click, count: 1), LinkEventCount(platform: .iOS, event: .click, count: 2),
+                    LinkEventCount(platform: .iOS, event: .redirectToStore, count: 5),
+                ])
         }
     }
 }

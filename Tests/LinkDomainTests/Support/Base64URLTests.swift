@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Base64URL over bytes")
 struct Base64URLTests {

@@ -4,6 +4,8 @@ import ServiceLifecycle
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Freed memory given back")
 struct FreedMemoryTests {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 /// The byte-level code on every click (query parsing, user-agent markers, the sign-in redirect)
 /// is written for speed; these plain versions say what it must compute, and random inputs check
@@ -70,8 +72,11 @@ struct HotPathPropertyTests {
     @Test("LinkParameters: each name it knows has QueryString's first value, and no other name is found")
     func linkParameters() {
         // Known names whole, cut short, run on, and escaped, among the query alphabet.
-        let alphabet = Self.queryAlphabet + ["mode", "oobCode", "link", "deep_link_id", "apn", "ibi", "efr", "d", "web", "si", "mod", "modes",
-                                             "m%6Fde", "%6c%69nk", "continueUrl", "linkDomain", "&mode=", "&link=", "=1"]
+        let alphabet =
+            Self.queryAlphabet + [
+                "mode", "oobCode", "link", "deep_link_id", "apn", "ibi", "efr", "d", "web", "si", "mod", "modes",
+                "m%6Fde", "%6c%69nk", "continueUrl", "linkDomain", "&mode=", "&link=", "=1",
+            ]
         var generator = SeededGenerator(state: 4)
         for _ in 0..<5000 {
             let query = Self.randomText(&generator, alphabet: alphabet)
@@ -123,8 +128,10 @@ struct HotPathPropertyTests {
 
     static func referenceContinuation(_ continueURL: String, link: ActionLink) -> String {
         let (base, fragment) = continueURL.firstIndex(of: "#").map { (String(continueURL[..<$0]), String(continueURL[$0...])) } ?? (continueURL, "")
-        let pairs = [("apiKey", link.apiKey), ("oobCode", link.oobCode), ("mode", link.mode.rawValue), ("lang", link.languageCode ?? "en"),
-                     ("tenantId", link.tenantID)]
+        let pairs = [
+            ("apiKey", link.apiKey), ("oobCode", link.oobCode), ("mode", link.mode.rawValue), ("lang", link.languageCode ?? "en"),
+            ("tenantId", link.tenantID),
+        ]
         let added = pairs.compactMap { name, value in value.map { "\(name)=\(ActionLinkEncoder.percentEncode($0))" } }.joined(separator: "&")
         let separator = !base.contains("?") ? "?" : (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&")
         return base + separator + added + fragment

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Marker scanning: which markers a header holds, in one pass")
 struct MarkerScannerTests {

@@ -1,6 +1,8 @@
-import Testing
-
+import FoundationEssentials
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
+import Testing
 
 @Suite("QR codes")
 struct QRCodeTests {

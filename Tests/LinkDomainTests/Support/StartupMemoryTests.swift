@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import LinkDomain
+@testable import LinkDomainCore
+@testable import LinkDomainStorage
 
 @Suite("Start-up pages given back, log times")
 struct StartupMemoryTests {
@@ -10,9 +12,11 @@ struct StartupMemoryTests {
         let mapping = StartupMemory.ReadOnlyFileMapping("55d0c2a00000-55d0c2b3c000 r-xp 00200000 08:01 1234    /usr/local/bin/linkdomain")
         #expect(mapping == StartupMemory.ReadOnlyFileMapping(start: 0x55d0c2a00000, end: 0x55d0c2b3c000))
         #expect(StartupMemory.ReadOnlyFileMapping("7f00-8f00 r--p 00000000 08:01 99 /usr/lib/x86_64-linux-gnu/libc.so.6") != nil)
-        for line in ["7f00-8f00 rw-p 00000000 08:01 99 /usr/lib/libc.so.6", "7f00-8f00 rw-p 00000000 00:00 0 [heap]",
-                     "7f00-8f00 r--p 00000000 00:00 0 [vvar]", "7f00-8f00 rw-p 00000000 00:00 0", "7f00-8f00 ---p 00000000 08:01 99 /lib/x.so",
-                     "zz-8f00 r--p 00000000 08:01 99 /lib/x.so", "8f00-7f00 r--p 00000000 08:01 99 /lib/x.so", ""] {
+        for line in [
+            "7f00-8f00 rw-p 00000000 08:01 99 /usr/lib/libc.so.6", "7f00-8f00 rw-p 00000000 00:00 0 [heap]",
+            "7f00-8f00 r--p 00000000 00:00 0 [vvar]", "7f00-8f00 rw-p 00000000 00:00 0", "7f00-8f00 ---p 00000000 08:01 99 /lib/x.so",
+            "zz-8f00 r--p 00000000 08:01 99 /lib/x.so", "8f00-7f00 r--p 00000000 08:01 99 /lib/x.so", "",
+        ] {
             #expect(StartupMemory.ReadOnlyFileMapping(Substring(line)) == nil, "\(line)")
         }
     }

@@ -1,0 +1,16 @@
+/// Who may use the server's powers.
+public enum ServingMode: String, Sendable, Equatable {
+    /// A developer's machine: the Firebase Auth emulator's contract holds (codes listed, `Bearer
+    /// owner` is an admin, any API key, links logged).
+    case development
+    /// Anything others can reach: configured keys only, no code listing, nothing secret in logs.
+    case deployment
+
+    /// `localhost`, `127.0.0.0/8` and `::1`.
+    package static func isLoopbackBind(_ host: String) -> Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+}

@@ -1,0 +1,103 @@
+/// Builds the links the embedded backend mails, in the shapes Firebase's own mails have:
+///
+///     <base>/__/auth/action?apiKey=K&mode=M&oobCode=C&continueUrl=U&lang=L[&tenantId=T]
+///     <base>/__/auth/links?link=<that action URL, with = & % escaped>
+///
+/// Parameter values are percent-encoded (everything but RFC 3986 unreserved characters), and the
+/// wrapped form escapes only `=`, `&` and `%` of the action URL, as real mails do. That survives
+/// both client parsers: the JS SDK (split on `&` and `=`, then decode once per level) and the iOS
+/// SDK (decode the whole query once, split on `&`, then at the first `=`), including a continue
+/// URL with its own query and non-ASCII characters. `apiKey` goes first so that, under the iOS
+/// parser, it is the parameter that sticks to the `link` key.
+public struct ActionLinkEncoder: Sendable {
+    public var baseURL: String
+
+    public init(baseURL: String) {
+        self.baseURL = baseURL
+    }
+
+    /// What an action link carries.
+    public struct Parameters: Sendable, Equatable {
+        public var apiKey: String
+        public var mode: String
+        public var oobCode: String
+        public var continueURL: String?
+        public var languageCode: String?
+        public var tenantID: String?
+
+        public init(
+            apiKey: String, mode: String, oobCode: String, continueURL: String? = nil, languageCode: String? = nil,
+            tenantID: String? = nil
+        ) {
+            self.apiKey = apiKey
+            self.mode = mode
+            self.oobCode = oobCode
+            self.continueURL = continueURL
+            self.languageCode = languageCode
+            self.tenantID = tenantID
+        }
+    }
+
+    /// The email action handler URL.
+    public func actionURL(_ parameters: Parameters) -> String {
+        var pairs = [("apiKey", parameters.apiKey), ("mode", parameters.mode), ("oobCode", parameters.oobCode)]
+        if let continueURL = parameters.continueURL { pairs.append(("continueUrl", continueURL)) }
+        pairs.append(("lang", parameters.languageCode ?? "en"))
+        if let tenantID = parameters.tenantID { pairs.append(("tenantId", tenantID)) }
+        let query = pairs.map { "\($0)=\(Self.percentEncode($1))" }.joined(separator: "&")
+        return "\(baseURL)/__/auth/action?\(query)"
+    }
+
+    /// The action URL wrapped for apps: the path that universal links and App Links open.
+    public func appLink(_ parameters: Parameters) -> String {
+        "\(baseURL)/__/auth/links?link=\(Self.escapeForLinkParameter(actionURL(parameters)))"
+    }
+
+    /// Percent-encodes every byte that is not an RFC 3986 unreserved character.
+    public static func percentEncode(_ value: String) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(value.utf8.count * 3)
+        percentEncode(value, into: &result)
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Appends the encoding to bytes: building a String a scalar at a time costs several times more.
+    package static func percentEncode(_ value: String, into result: inout [UInt8]) {
+        for byte in value.utf8 {
+            if isUnreserved(byte) {
+                result.append(byte)
+            } else {
+                result.append(UInt8(ascii: "%"))
+                result.append(hexDigits[Int(byte >> 4)])
+                result.append(hexDigits[Int(byte & 0xF)])
+            }
+        }
+    }
+
+    /// Escapes what would end or split the `link` parameter (and `%`, so inner escapes survive one decode).
+    package static func escapeForLinkParameter(_ url: String) -> String {
+        var result = ""
+        result.reserveCapacity(url.utf8.count + 16)
+        for character in url.unicodeScalars {
+            switch character {
+            case "%": result += "%25"
+            case "&": result += "%26"
+            case "=": result += "%3D"
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    package static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import HTTPTypes
+
+/// The one answer to a request for a link, decided from the link, the visitor and the request's
+/// method and language alone. The event-loop fast path and the router's pages both ask
+/// ``LinkRouter/answer(_:visitor:method:isShortLink:acceptLanguage:host:)`` for it and only write it out,
+/// so a request gets the same status, `Location`, page and counted events whichever way it came.
+package struct LinkAnswer: Equatable {
+    package enum Reply: Equatable {
+        /// Straight on: 303 to a sign-in's continue URL, 302 for a Dynamic Link.
+        case redirect(HTTPResponse.Status, location: String)
+        /// A page made from the link alone: nothing asked of a backend or the store.
+        case page(LinkPage)
+        /// The email action's own page, for which the backend first checks the code: never answered
+        /// on the event loop.
+        case actionPage(ActionLink)
+    }
+
+    package var reply: Reply
+    /// The language the page speaks: the link's own (`lang`, `languageCode`), else the visitor's;
+    /// empty for a redirect.
+    package var language: String
+    /// What a short link counts for this answer: a person's GET only (HEAD is a probe, and a chat
+    /// app's preview or a crawler is not a click). Empty for every other link.
+    package var events: [LinkEvent]
+}
+
+/// The pages a link leads to that need nothing but the link.
+package enum LinkPage: Equatable {
+    /// `?d=1`: how the link was understood and where each kind of device goes.
+    case debug
+    /// Neither an email action nor (off the email-link paths) a Dynamic Link.
+    case notALink
+    /// What crawlers and chat apps read to draw a preview card.
+    case social(PlatformHints, fallbackTitle: String?)
+    /// What scanners, previewers and HEAD requests see: nothing revealed, nothing spent.
+    case neutral
+    /// The Dynamic Links preview page a phone sees before leaving for the app or the link.
+    case preview(DynamicLink, app: AppTarget?, continueURL: String?)
+    /// The page that offers the app for an email action; on the pivot host (a tap the app did not
+    /// take), the page that says the app may not be installed.
+    case appLanding(AppTarget, ActionLink, appDidNotOpen: Bool)
+    /// A sign-in link without a continue URL: how to finish it.
+    case signInInstructions
+    /// The link's destination is not allowed (a Dynamic Link's, or a sign-in's continue URL on a
+    /// host outside `authorizedDomains`, named so that an operator can see which).
+    case redirectRefused(refusedHost: String?)
+
+    package var status: HTTPResponse.Status {
+        switch self {
+        case .notALink, .redirectRefused: .badRequest
+        case .debug, .social, .neutral, .preview, .appLanding, .signInInstructions: .ok
+        }
+    }
+}
+
+extension LinkRouter {
+    /// The answer to a request for `link` (its path and query, or a short link's stored long link).
+    ///
+    /// - Parameters:
+    ///   - isShortLink: the request named a short link, whose clicks are counted.
+    ///   - acceptLanguage: the request's `Accept-Language`, for pages whose link names no language.
+    ///   - host: the request's `Host` (or `:authority`): on the pivot host, the app did not open.
+    package func answer(
+        _ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool, acceptLanguage: String?,
+        host: String? = nil
+    ) -> LinkAnswer {
+        let outcome = route(link, visitor: visitor)
+        let reply: LinkAnswer.Reply
+        switch outcome {
+        case .action(let action, let decision): reply = Self.reply(to: action, decision: decision, method: method, onPivotHost: isPivotHost(host))
+        case .dynamic(let dynamic, let decision): reply = Self.reply(to: dynamic, decision: decision)
+        case .debugPage: reply = .page(.debug)
+        case .notALink: reply = .page(.notALink)
+        }
+        var events: [LinkEvent] = []
+        if isShortLink, method == .get, visitor.isPerson, outcome != .debugPage {
+            events = Self.event(of: outcome).map { [.click, $0] } ?? [.click]
+        }
+        // A redirect speaks no language: the link's `lang` is read for pages only.
+        if case .redirect = reply { return LinkAnswer(reply: reply, language: "", events: events) }
+        let visitorLanguage = Languages.firstTag(ofAcceptLanguage: acceptLanguage)
+        let language =
+            if case .action(let action, _) = outcome {
+                Languages.language(for: action.languageCode ?? visitorLanguage)
+            } else {
+                Languages.language(for: QueryString(link.linkQuery)["lang"] ?? visitorLanguage)
+            }
+        return LinkAnswer(reply: reply, language: language, events: events)
+    }
+
+    private static func reply(to action: ActionLink, decision: RoutingDecision, method: HTTPRequest.Method, onPivotHost: Bool) -> LinkAnswer.Reply {
+        switch decision {
+        case .botPage:
+            action.hints.socialTitle != nil ? .page(.social(action.hints, fallbackTitle: nil)) : .page(.neutral)
+        case .appLanding(let target):
+            .page(.appLanding(target, action, appDidNotOpen: onPivotHost))
+        case .continueToApp(let url):
+            .redirect(.seeOther, location: url)
+        case .signInInstructions:
+            action.continueURL.map { .page(.redirectRefused(refusedHost: WebAddress($0)?.host ?? "(not an http(s) URL)")) }
+                ?? .page(.signInInstructions)
+        case .webPage:
+            // HEAD is answered without asking the backend anything.
+            method == .head ? .page(.neutral) : .actionPage(action)
+        }
+    }
+
+    private static func reply(to dynamic: DynamicLink, decision: DynamicLinkDecision) -> LinkAnswer.Reply {
+        switch decision {
+        case .socialPreview: .page(.social(dynamic.hints, fallbackTitle: WebAddress(dynamic.deepLink)?.host))
+        case .previewPage(let app, let continueURL): .page(.preview(dynamic, app: app, continueURL: continueURL))
+        case .redirect(let url, _): .redirect(.found, location: url)
+        case .refused: .page(.redirectRefused(refusedHost: nil))
+        }
+    }
+
+    /// Whether `host` (a `Host` value: a name, maybe a port) is the pivot host.
+    package func isPivotHost(_ host: String?) -> Bool {
+        guard let pivotHost, let host else { return false }
+        return WebAddress.hostName(ofAuthority: host).lowercased() == pivotHost
+    }
+
+    /// The event a short link counts beside its click: where the visitor was sent.
+    private static func event(of outcome: LinkOutcome) -> LinkEvent? {
+        switch outcome {
+        case .action(_, .appLanding): .redirectToApp
+        case .action(_, .continueToApp): .redirectToFallback
+        case .dynamic(_, .redirect(_, let event)): event
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// A link as a request carries it: the link's own path and query, and the request's.
+///
+/// They differ for a short link, whose link is the stored long link while `?d=1` or `?web=1` and
+/// the links back to this page come from the request.
+package struct LinkRequest {
+    package var linkPath: Substring
+    package var linkQuery: Substring
+    package var requestPath: Substring
+    package var requestQuery: Substring?
+    /// The link is the request's own query (not a short link's stored one).
+    package var linkIsRequest: Bool
+
+    /// A link that is the request itself (`/__/auth/links?link=...`, `/?link=...&apn=...`).
+    package init(path: Substring, query: Substring?) {
+        linkPath = path
+        linkQuery = query ?? ""
+        requestPath = path
+        requestQuery = query
+        linkIsRequest = true
+    }
+
+    /// A short link's stored long link, requested at `path` with `query`.
+    package init(storedQuery: Substring, requestPath: Substring, requestQuery: Substring?) {
+        linkPath = "/"
+        linkQuery = storedQuery
+        self.requestPath = requestPath
+        self.requestQuery = requestQuery
+        linkIsRequest = false
+    }
+
+    /// This request's path (one leading slash: "//host/..." would leave this site) and query, for
+    /// Android intents and buttons that lead back to this page.
+    package var ownPathAndQuery: String {
+        "/" + requestPath.drop { $0 == "/" } + (requestQuery.map { "?\($0)" } ?? "")
+    }
+}
+
+/// Decides where every link goes: email actions, legacy Dynamic Links and short links alike.
+///
+/// It holds what the decisions read (the configured apps, the redirect policy and the public host)
+/// and nothing else, so every rule is a pure function of a link and a visitor, tested without HTTP.
+public struct LinkRouter: Sendable {
+    public var appleApps: [AppleApp]
+    public var androidApps: [AndroidApp]
+    public var policy: RedirectPolicy
+    /// This service's host, which Android intents send the visitor back to.
+    public var publicHost: String
+    /// The second host "Open in the app" leads to (`pivotBaseURL`), lower-cased; a request that
+    /// arrives there was not taken by the app.
+    public var pivotHost: String?
+
+    public init(appleApps: [AppleApp], androidApps: [AndroidApp], policy: RedirectPolicy, publicHost: String) {
+        self.appleApps = appleApps
+        self.androidApps = androidApps
+        self.policy = policy
+        self.publicHost = publicHost
+    }
+
+    public init(configuration: LinkDomainConfiguration) {
+        self.init(
+            appleApps: configuration.apple.apps, androidApps: configuration.android.apps,
+            policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains), publicHost: configuration.publicHost)
+        pivotHost = configuration.pivotBaseURL.flatMap { WebAddress($0)?.host.lowercased() }
+    }
+
+    /// What a request for a link asks for: `?d=1` the debug page, `?web=1` to stay in the browser,
+    /// else the decision for the email action or (off the email-link paths) the Dynamic Link.
+    package func route(_ request: LinkRequest, visitor: Visitor) -> LinkOutcome {
+        let linkParameters = LinkParameters(request.linkQuery)
+        let ownParameters = request.linkIsRequest ? linkParameters : LinkParameters(request.requestQuery ?? "")
+        if ownParameters[.debugPage] == "1" { return .debugPage }
+        switch LinkParser.parse(path: request.linkPath, parameters: linkParameters) {
+        case .success(let link):
+            return .action(link, decide(link, visitor: visitor, preferWeb: ownParameters[.preferWeb] == "1"))
+        case .failure(.notAnActionLink):
+            // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
+            guard !request.linkPath.utf8.starts(with: "/__/".utf8), let dynamic = LinkParser.parseDynamicLink(parameters: linkParameters) else {
+                return .notALink
+            }
+            return .dynamic(dynamic, decide(dynamic, visitor: visitor, pathAndQuery: request.ownPathAndQuery))
+        case .failure:
+            return .notALink
+        }
+    }
+
+    /// The rules for email actions, in order:
+    ///
+    /// | visitor | condition | decision |
+    /// |---|---|---|
+    /// | bot | — | `botPage` |
+    /// | iOS / iPadOS | an Apple app is configured (the link's `ibi`/`ipbi` if it names one), and the visitor did not ask for the web | `appLanding` |
+    /// | Android | an Android app is configured (the link's `apn` if it names one), and the visitor did not ask for the web | `appLanding` |
+    /// | any | mode `signIn`, continue URL allowed | `continueToApp` |
+    /// | any | mode `signIn`, continue URL absent or refused | `signInInstructions` |
+    /// | any | other modes | `webPage` |
+    public func decide(_ link: ActionLink, visitor: Visitor, preferWeb: Bool = false) -> RoutingDecision {
+        if visitor.platform == .bot { return .botPage }
+        if !preferWeb, let target = appTarget(link.hints, platform: visitor.platform) {
+            return .appLanding(target)
+        }
+        guard link.mode == .signIn else { return .webPage }
+        guard let continueURL = link.continueURL.flatMap(policy.allowed) else { return .signInInstructions }
+        return .continueToApp(Self.signInContinuation(continueURL, link: link))
+    }
+
+    /// The configured app for this platform: the one the link's hints name, or the first one when
+    /// they name none.
+    package func appTarget(_ hints: PlatformHints, platform: Platform) -> AppTarget? {
+        switch platform {
+        case .iOS, .iPadOS:
+            let wanted = platform == .iPadOS ? (hints.iPadBundleID ?? hints.iOSBundleID) : hints.iOSBundleID
+            guard let app = appleApps.first(where: { $0.bundleID == wanted }) ?? (wanted == nil ? appleApps.first : nil) else { return nil }
+            let storeID = app.appStoreID ?? hints.iOSAppStoreID.flatMap(ConfigurationValidators.appStoreID)
+            return AppTarget(kind: .apple(app), storeURL: storeID.map(AppTarget.appStoreURL))
+        case .android:
+            let wanted = hints.androidPackageName
+            guard let app = androidApps.first(where: { $0.packageName == wanted }) ?? (wanted == nil ? androidApps.first : nil) else {
+                return nil
+            }
+            return AppTarget(kind: .android(app), storeURL: "https://play.google.com/store/apps/details?id=\(app.packageName)")
+        case .desktop, .bot:
+            return nil
+        }
+    }
+
+    /// An Android intent URL that opens `package` on `pathAndQuery` of this host if installed,
+    /// else `fallback`.
+    public func androidIntent(pathAndQuery: String, package: String, fallback: String) -> String {
+        "intent://\(publicHost)\(pathAndQuery)#Intent;scheme=https;package=\(package);S.browser_fallback_url=\(ActionLinkEncoder.percentEncode(fallback));end"
+    }
+}

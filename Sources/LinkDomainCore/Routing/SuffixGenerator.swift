@@ -1,0 +1,45 @@
+/// Short-link suffixes as Dynamic Links made them: `SHORT` (4 characters to start with, longer
+/// after collisions) or `UNGUESSABLE` (17 base62 characters holding 96 random bits).
+public enum SuffixGenerator {
+    package static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+
+    /// The Dynamic Links suffix options: `SHORT` (4+ characters) or `UNGUESSABLE` (17).
+    public enum Option: String, Sendable {
+        case short = "SHORT"
+        case unguessable = "UNGUESSABLE"
+    }
+
+    /// A `SHORT` suffix of `length` random base62 characters.
+    public static func short(length: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(decoding: (0..<length).map { _ in alphabet[Int.random(in: 0..<62, using: &generator)] }, as: UTF8.self)
+    }
+
+    /// An `UNGUESSABLE` suffix: 96 random bits written in base62, zero-padded to 17 characters.
+    public static func unguessable() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return base62(high: UInt32.random(in: .min ... .max, using: &generator), low: generator.next())
+    }
+
+    /// `high:low` (a 96-bit number) in base62, 17 characters, most significant first.
+    package static func base62(high: UInt32, low: UInt64) -> String {
+        // Long division of the 96-bit number, held as three 32-bit limbs, by 62.
+        var limbs: [UInt64] = [UInt64(high), low >> 32, low & 0xFFFF_FFFF]
+        var digits: [UInt8] = []
+        for _ in 0..<17 {
+            var remainder: UInt64 = 0
+            for index in limbs.indices {
+                let value = remainder << 32 | limbs[index]
+                limbs[index] = value / 62
+                remainder = value % 62
+            }
+            digits.append(alphabet[Int(remainder)])
+        }
+        return String(decoding: digits.reversed(), as: UTF8.self)
+    }
+
+    /// Whether `suffix` could be a suffix at all (so other paths are never looked up).
+    package static func isPlausible(_ suffix: Substring) -> Bool {
+        (1...64).contains(suffix.utf8.count) && suffix.utf8.allSatisfy { alphabet.contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+
+/// Per-client token buckets: `burst` requests at once, refilled at `perMinute` a minute.
+///
+/// A lock, not an actor: taking a token is a few arithmetic steps, and hopping to an actor's
+/// executor and back cost more than the step on every request that asks the backend.
+///
+/// Buckets live in two generations, turned once per refill time: a bucket untouched for a whole
+/// generation has refilled and holds no information, so the older generation is dropped whole.
+/// A take costs two lookups at most, however many clients there are; memory holds the clients of
+/// the last two refill times, at most ``maximumKeys`` in each (past that the generations turn
+/// early, which forgets the oldest clients' spending: the bound wins).
+package final class RateLimiter: Sendable {
+    package struct Bucket {
+        package var tokens: Double
+        package var updated: ContinuousClock.Instant
+    }
+
+    package struct Generations {
+        package var current: [String: Bucket] = [:]
+        package var previous: [String: Bucket] = [:]
+        package var started: ContinuousClock.Instant
+
+        /// The bucket of `key`, in either generation (the caller writes it back into the current one).
+        package func bucket(_ key: String) -> Bucket? { current[key] ?? previous[key] }
+
+        /// Turns the generations when a refill time has passed since the current one began (or it
+        /// is full); returns the dropped one, so that it is freed outside the lock.
+        package mutating func turn(at now: ContinuousClock.Instant, every refill: Duration, maximumKeys: Int) -> [String: Bucket] {
+            guard started.duration(to: now) >= refill || current.count >= maximumKeys else { return [:] }
+            let dropped = previous
+            previous = current
+            current = [:]
+            started = now
+            return dropped
+        }
+    }
+
+    /// The most clients one generation holds.
+    package static let maximumKeys = 100_000
+
+    package let perMinute: Double
+    package let burst: Double
+    /// How long an empty bucket takes to fill: a generation's length.
+    private let refill: Duration
+    private let clock = ContinuousClock()
+    private let generations: Mutex<Generations>
+
+    package convenience init(perMinute: Int, burst: Int) {
+        self.init(perMinute: Double(perMinute), burst: Double(burst))
+    }
+
+    /// `perHour` at once, refilled over the hour: a mail budget.
+    package convenience init(perHour: Int) {
+        self.init(perMinute: Double(perHour) / 60, burst: Double(perHour))
+    }
+
+    private init(perMinute: Double, burst: Double) {
+        self.perMinute = max(perMinute, 1.0 / 60)
+        self.burst = max(burst, 1)
+        refill = .milliseconds(Int64((self.burst * 60_000 / self.perMinute).rounded(.up)))
+        generations = Mutex(Generations(started: clock.now))
+    }
+
+    /// Takes a token for `key`: nil when allowed, else the seconds to wait before one is back.
+    package func take(_ key: String) -> Int? {
+        let now = clock.now
+        // The dropped generation (possibly many clients) is freed as this returns, not under the lock.
+        let (wait, _) = generations.withLock { generations -> (Int?, [String: Bucket]) in
+            let dropped = generations.turn(at: now, every: refill, maximumKeys: Self.maximumKeys)
+            var bucket = refilled(generations.bucket(key), now)
+            defer { generations.current[key] = bucket }
+            guard bucket.tokens >= 1 else { return (max(1, Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up))), dropped) }
+            bucket.tokens -= 1
+            return (nil, dropped)
+        }
+        return wait
+    }
+
+    /// Whether `key` has a token now, taking none: a caller that will take one only after work
+    /// that may make the token unneeded asks first, so that an empty bucket costs it no work.
+    package func hasToken(_ key: String) -> Bool {
+        let now = clock.now
+        return generations.withLock { refilled($0.bucket(key), now).tokens >= 1 }
+    }
+
+    private func refilled(_ bucket: Bucket?, _ now: ContinuousClock.Instant) -> Bucket {
+        guard var bucket else { return Bucket(tokens: burst, updated: now) }
+        let elapsed = bucket.updated.duration(to: now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
+        bucket.updated = now
+        return bucket
+    }
+}
