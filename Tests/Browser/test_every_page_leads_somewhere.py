@@ -111,11 +111,16 @@ def states(base, language):
         ("sign-in without one", "iPhone", signin_app, text(language, "open_in_app")),
         ("sign-in without one", "desktop", signin_app, text(language, "qr_label")),
         ("app not installed (pivot host)", "iPhone", pivot, text(language, "continue_here")),
+        # A sign-in the app asked for, opened on a computer: the phone first (the QR code).
+        ("sign-in with a continue URL", "desktop", signin_web, text(language, "qr_label")),
         ("used or invalid link", "desktop", used, text(language, "new_link_button")),
-        ("used or invalid link", "iPhone", used, text(language, "continue_here")),  # the landing page asks nothing yet
+        # The code is checked before the landing: a used link ends at once on every device.
+        ("used or invalid link", "iPhone", used, text(language, "new_link_button")),
+        ("used or invalid link", "Android", used, text(language, "new_link_button")),
+        ("used or invalid link", "Gmail", used, text(language, "new_link_button")),
         ("used or invalid link, continued", "iPhone", used + "&web=1", text(language, "new_link_button")),
-        ("not a link", "desktop", f"{base}/__/auth/action?mode=resetPassword&lang={language}", text(language, "back_to_site").replace("{site}", "example.com")),
-        ("new link sent", "desktop", f"{base}/__/auth/new-link?lang={language}", text(language, "back_to_site").replace("{site}", "example.com")),
+        ("not a link", "desktop", f"{base}/__/auth/action?mode=resetPassword&lang={language}", text(language, "back_to_site").replace("{site}", "Acme Notes")),
+        ("new link sent", "desktop", f"{base}/__/auth/new-link?lang={language}", text(language, "back_to_site").replace("{site}", "Acme Notes")),
     ]
 
 

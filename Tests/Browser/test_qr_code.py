@@ -54,14 +54,31 @@ def test_the_qr_code_on_a_computer_is_the_link(server, tmp_path):
 
 
 def test_a_phone_gets_no_qr_code_and_the_code_is_not_spent(server):
+    # The code was never issued: the phone is told so at once, and shown no code to scan.
     status, page = get(server, SIGN_IN, IPHONE)
-    assert status == 200 and 'class="qr"' not in page
+    assert status == 400 and 'class="qr"' not in page
     status, page = get(server, SIGN_IN, DESKTOP)
     assert status == 200 and 'class="qr"' in page and "<svg" in page and "Scan this code" in page
 
 
+def live_reset_code(server):
+    import json
+    import urllib.request
+    import uuid
+    email = f"pivot-{uuid.uuid4().hex[:8]}@example.com"
+    for operation, body in [("accounts", {"email": email, "password": "password 1"}),
+                            ("accounts:sendOobCode", {"requestType": "PASSWORD_RESET", "email": email, "returnOobLink": True})]:
+        request = urllib.request.Request(f"{server.base}/identitytoolkit.googleapis.com/v1/projects/demo-linkdomain/{operation}",
+                                         data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json", "Authorization": "Bearer owner"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            answer = json.load(response)
+    return answer["oobLink"].split("oobCode=")[1].split("&")[0]
+
+
 def test_the_pivot_host_never_offers_the_app_again(server):
-    reset = "/__/auth/action?apiKey=k&mode=resetPassword&oobCode=abc&lang=en"
+    # A live code: the landing comes after its check (a used one would end at once).
+    reset = f"/__/auth/action?apiKey=k&mode=resetPassword&oobCode={live_reset_code(server)}&lang=en"
     status, landing = get(server, reset, IPHONE)
     assert status == 200 and "https://open.example.com/__/auth/action" in landing
     status, pivot = get(server, reset, IPHONE, host="open.example.com")

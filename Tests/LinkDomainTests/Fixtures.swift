@@ -1,6 +1,9 @@
 import Foundation
-import LinkDomain
 import Logging
+import Testing
+
+@testable import LinkDomain
+@testable import LinkDomainStorage
 
 /// Shared inputs for the tests.
 enum Fixtures {
@@ -52,6 +55,15 @@ enum Fixtures {
         var configuration = try load(json)
         configuration.storage = .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-\(UUID().uuidString).sqlite").path)
         return try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    /// Stores a live code (an hour left) in the embedded backend, as if it had been mailed.
+    static func insertLiveCode(_ code: String, type: OobRequestType, askedByApp: Bool? = nil, into services: LinkDomainServices) async throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        try await #require(services.embeddedBackend).service.store.insertCode(
+            OobCodeRecord(
+                code: code, projectID: "p", tenantID: "", requestType: type, email: "ann@example.com", newEmail: nil, localID: nil, link: "",
+                createdAt: now, expiresAt: now + 3_600_000, askedByApp: askedByApp))
     }
 
     static func load(_ json: String, environment: [String: String] = [:]) throws(ConfigurationError) -> LinkDomainConfiguration {

@@ -42,11 +42,20 @@ public struct CodeInfo: Sendable, Equatable {
     public var requestType: OobRequestType?
     public var email: String?
     public var newEmail: String?
+    /// Whether an app asked for the code; nil when the backend does not say (Identity Toolkit's
+    /// check does not), and the link's shape tells instead (``CodeFacts/askedByApp(_:)``).
+    public var askedByApp: Bool?
 
-    public init(requestType: OobRequestType?, email: String? = nil, newEmail: String? = nil) {
+    public init(requestType: OobRequestType?, email: String? = nil, newEmail: String? = nil, askedByApp: Bool? = nil) {
         self.requestType = requestType
         self.email = email
         self.newEmail = newEmail
+        self.askedByApp = askedByApp
+    }
+
+    /// What the pages decide from: live for `link`'s action, else not usable by it.
+    package func facts(for link: ActionLink) -> CodeFacts {
+        CodeFacts(state: requestType == link.mode.requestType ? .live : .usedOrInvalid, askedByApp: askedByApp)
     }
 }
 

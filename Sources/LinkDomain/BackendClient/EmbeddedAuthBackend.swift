@@ -8,14 +8,15 @@ struct EmbeddedAuthBackend: AuthBackend {
     func checkCode(_ code: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
         try await call(context) { service, call in
             try RequestBodyDecoder.oobCodeLimit.check(code)
-            return CodeInfo(try await service.resetPassword(ResetPasswordRequest(oobCode: code), call))
+            let record = try await service.liveCode(code)
+            return CodeInfo(record)
         }
     }
 
     func checkCodeWithoutWaiting(_ code: String) -> CodeInfo? {
         // The pages' values meet the HTTP API's limits, as in ``call(_:_:)``.
         guard (try? RequestBodyDecoder.oobCodeLimit.check(code)) != nil else { return nil }
-        return service.checkWithoutWaiting(code).map(CodeInfo.init)
+        return service.liveCodeWithoutWaiting(code).map(CodeInfo.init)
     }
 
     func resetPassword(code: String, newPassword: String, context: BackendCallContext) async throws(BackendError) -> CodeInfo {
@@ -58,5 +59,13 @@ struct EmbeddedAuthBackend: AuthBackend {
 extension CodeInfo {
     init(_ response: ResetPasswordResponse) {
         self.init(requestType: response.requestType, email: response.email, newEmail: response.newEmail)
+    }
+
+    /// What checking a live code tells the pages: what `accounts:resetPassword` with only the code
+    /// answers, and whether an app asked for it, as the record says (nil for older codes: the
+    /// link's shape tells).
+    init(_ record: OobCodeRecord) {
+        self.init(AccountService.checked(record))
+        askedByApp = record.askedByApp
     }
 }

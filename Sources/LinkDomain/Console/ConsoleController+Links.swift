@@ -164,12 +164,13 @@ extension ConsoleController {
         ]
         let link = LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: Substring("/" + record.suffix), requestQuery: nil)
         return visitors.map { device, agent in
-            let answer = router.answer(link, visitor: PlatformClassifier.classify(userAgent: agent), method: .get, isShortLink: true, acceptLanguage: "en")
+            let answer = router.answer(
+                link, visitor: PlatformClassifier.classify(userAgent: agent), method: .get, isShortLink: true, acceptLanguage: "en", facts: .unknown)
             let goesTo =
                 switch answer.reply {
                 case .redirect(_, let location): renderer.format(.goesRedirect, ["link": location])
                 case .page(let page): renderer[Self.pageText(page)]
-                case .actionPage: renderer[.goesActionPage]
+                case .actionPage, .checkCode, .codeEnded: renderer[.goesActionPage]
                 }
             return ["device": renderer[device], "goesTo": goesTo]
         }
@@ -219,7 +220,7 @@ extension ConsoleController {
         case .appLanding: .goesLanding
         case .social, .neutral: .goesCard
         case .notALink, .redirectRefused: .goesRefused
-        case .debug, .signInInstructions: .goesOtherPage
+        case .debug, .signInInstructions, .phoneOrComputer: .goesOtherPage
         }
     }
 

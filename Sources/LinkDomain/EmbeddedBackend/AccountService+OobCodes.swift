@@ -134,7 +134,7 @@ extension AccountService {
         let record = OobCodeRecord(
             code: code, projectID: self.settings.projectID, tenantID: context.tenantID, requestType: type, email: email,
             newEmail: newEmail, localID: localID, link: link, createdAt: now,
-            expiresAt: now + Int64(self.settings.codeLifetimeSeconds) * 1000)
+            expiresAt: now + Int64(self.settings.codeLifetimeSeconds) * 1000, askedByApp: settings.namesApp)
         var mails: [QueuedMail] = []
         if mailed, let outbox, let recipient = MailAddress(email) {
             mails.append(

@@ -32,16 +32,16 @@ extension AccountService {
         return ResetPasswordResponse(requestType: record.requestType, email: record.email)
     }
 
-    /// The check-only answer for a live code read without waiting (``AuthStore/codeWithoutWaiting(_:)``),
-    /// for the event loop's form; nil when that read has no live code to give (the caller then
+    /// A live code's record read without waiting (``AuthStore/codeWithoutWaiting(_:)``), for the
+    /// event loop's pages; nil when that read has no live code to give (the caller then
     /// makes the check the usual way, which says why).
-    func checkWithoutWaiting(_ code: String) -> ResetPasswordResponse? {
+    func liveCodeWithoutWaiting(_ code: String) -> OobCodeRecord? {
         guard let record = store.codeWithoutWaiting(code), record.expiresAt > clock.nowMilliseconds() else { return nil }
-        return Self.checked(record)
+        return record
     }
 
     /// What checking a live code answers.
-    private static func checked(_ record: OobCodeRecord) -> ResetPasswordResponse {
+    static func checked(_ record: OobCodeRecord) -> ResetPasswordResponse {
         var response = ResetPasswordResponse(requestType: record.requestType)
         // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
         if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }

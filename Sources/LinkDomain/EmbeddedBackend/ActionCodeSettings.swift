@@ -10,6 +10,8 @@ struct ActionCodeSettings: Sendable {
     var continueURL: String? { fields.continueURL }
     /// Mobile-app settings make the mail link the `/__/auth/links` form that universal links and App Links open.
     var opensInApp: Bool { fields.opensInApp }
+    /// The settings name an app (not only `canHandleCodeInApp`, which a web app's sign-in sets too).
+    var namesApp: Bool { fields.iOSBundleID != nil || fields.androidPackageName != nil }
 
     init() {}
 

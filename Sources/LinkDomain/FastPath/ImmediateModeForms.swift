@@ -1,12 +1,13 @@
 import LinkDomainCore
 import LinkDomainStorage
 
-/// An email action's form answered on the event loop, when the backend has the link's code at
+/// An email action's page answered on the event loop, when the backend has the link's code at
 /// hand without waiting (``AuthBackend/checkCodeWithoutWaiting(_:)``: the embedded backend on
-/// SQLite) and it is live: the router's form (``ModeFormWriter``), after the router's page-check
-/// budget. Everything else goes on to the router, which says why: a code that is not live, the
-/// form again after a refused password, a client whose page checks are spent, a peer that is a
-/// trusted proxy (the client's address is in a field this path does not read), HEAD.
+/// SQLite) and it is live: the router's answer for a live code (the form, ``ModeFormWriter``; the
+/// landing; the sign-in's redirect), after the router's page-check budget. Everything else goes
+/// on to the router, which says why: a code that is not live, the form again after a refused
+/// password, a client whose page checks are spent, a peer that is a trusted proxy (the client's
+/// address is in a field this path does not read).
 ///
 /// A class: the responder that holds it is copied on the event loop's hot paths, where one
 /// reference costs one retain and a struct of these fields cost one for each.
@@ -26,16 +27,22 @@ final class ImmediateModeForms: Sendable {
         self.metrics = metrics
     }
 
-    func response(_ link: ActionLink, language: String, query: Substring?, peer: String?) -> ImmediateResponse? {
+    /// The link's code as the backend has it at hand, when live; nil sends the request on to the
+    /// router. Nothing is taken from the budget yet: ``admit(_:checked:)`` does once the answer is made.
+    func check(_ link: ActionLink, query: Substring?, peer: String?) -> (info: CodeInfo, client: String, checked: Duration)? {
         guard let peer, !trustedProxies.contains(peer), query.flatMap({ QueryString($0)[FormRefusal.parameter] }) == nil else { return nil }
         // The key the router's budget counts this client by (IPv6 by its /64).
         let client = ClientKey.of(peer)
         guard pageChecks.hasToken(client) else { return nil }
         let start = ContinuousClock.now
         guard let info = backend.checkCodeWithoutWaiting(link.oobCode) else { return nil }
-        let checked = start.duration(to: .now)
-        guard let form = writer.response(link, info: info, language: language), pageChecks.take(client) == nil else { return nil }
+        return (info, client, start.duration(to: .now))
+    }
+
+    /// Takes the check from the client's budget; false when it was spent meanwhile.
+    func admit(_ client: String, checked: Duration) -> Bool {
+        guard pageChecks.take(client) == nil else { return false }
         metrics.backendCall("checkCode", outcome: "ok", duration: checked)
-        return form
+        return true
     }
 }

@@ -164,9 +164,18 @@ struct ImmediateResponder: Sendable {
         logger: Logger
     ) -> Answer? {
         let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
-        let answer = router.answer(
+        var answer = router.answer(
             link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
             host: headers.host)
+        // The code at hand and live: the answer for a live code, here; else the router checks.
+        var checked: (info: CodeInfo, client: String, checked: Duration)?
+        if case .checkCode(let action) = answer.reply {
+            guard let found = modeForms?.check(action, query: link.requestQuery, peer: peer()) else { return nil }
+            checked = found
+            answer = router.answer(
+                link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
+                host: headers.host, facts: found.info.facts(for: action))
+        }
         // `/` carries Dynamic Links only: without one it is the router's 404, whatever page its query asks for (`/?d=1`).
         // A redirect came from a link in the query, so only pages are checked.
         if case .redirect = answer.reply {
@@ -178,14 +187,16 @@ struct ImmediateResponder: Sendable {
         let written: Answer
         switch answer.reply {
         case .actionPage(let action):
-            guard method == .get, let form = modeForms?.response(action, language: answer.language, query: link.requestQuery, peer: peer())
-            else { return nil }
+            guard let checked, let form = modeForms?.writer.response(action, info: checked.info, language: answer.language) else { return nil }
             written = .response(form)
         case .redirect(let status, let location): written = .redirect(status, location: location)
         case .page:
             guard let page = writer.response(answer, link: link, visitor: visitor, logger: logger) else { return nil }
             written = .response(page)
+        case .checkCode, .codeEnded:
+            return nil
         }
+        if let checked, modeForms?.admit(checked.client, checked: checked.checked) != true { return nil }
         if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
         return written
     }

@@ -4,8 +4,7 @@ import Hummingbird
 import LinkDomainCore
 import LinkDomainStorage
 
-/// The GET page of an email action: the form for the link's mode, after the backend's check-only
-/// call; and the result page a completed form redirects to.
+/// The result page a completed form redirects to, and the mail a restored address may ask for.
 extension ActionPagesController {
     /// The result page: "done" for the action a form completed, signed so that nobody else can
     /// make one; safe to reload and to reach with Back (it spends and asks nothing).
@@ -72,22 +71,15 @@ extension ActionPagesController {
         return RoutePaths.actionResult + "?" + pairs.map { "\($0)=\(ActionLinkEncoder.percentEncode($1))" }.joined(separator: "&")
     }
 
-    /// - Parameter previousResult: the result page this browser reached by spending this code, shown
-    ///   again (303) once the code is spent: Back, reload and the mail's link opened again lead there.
-    func modePage(
-        _ link: ActionLink, language: String, context: Context, error: String? = nil, status: HTTPResponse.Status = .ok,
-        previousResult: String? = nil
-    ) async -> Response {
-        let info: CodeInfo
-        do {
-            info = try await backend.checkCode(link.oobCode, context: BackendCallContext(apiKey: link.apiKey, tenantID: link.tenantID))
-        } catch {
-            if case .rejected = error, let previousResult { return ImmediateResponse.redirect(.seeOther, to: previousResult).response }
-            return failure(error, language: language, context: context, link: link)
-        }
-        guard let form = modeForms.response(link, info: info, language: language, error: error, status: status) else {
-            return refused(.invalidCode, link: link, language: language)
-        }
-        return form.response
+    /// The demo's continue URL: it stands in for the app's own page and spends nothing (a sign-in's
+    /// code arrives in its query, as it would at the app's page, and is not read).
+    func demoContinuePage(_ request: Request) -> Response {
+        let language = Languages.language(
+            preferring: QueryString(Substring(request.uri.query ?? ""))["lang"], acceptLanguage: request.headers[.acceptLanguage])
+        let strings = renderer.strings(language)
+        let page = MessagePage(
+            title: strings[.demoContinueTitle].replacingOccurrences(of: "{app}", with: pages.appName),
+            paragraphs: [strings[.demoContinueBody]])
+        return html(.ok, page, strings: strings)
     }
 }

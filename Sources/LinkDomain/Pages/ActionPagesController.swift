@@ -32,6 +32,8 @@ struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
     var admitBackendCall: @Sendable (Request, Context) async -> Int? = { _, _ in nil }
     /// Mails a link the pages ask for, after the answer (within the mail budgets); nil when no mail can be sent.
     var mailLink: (@Sendable (PageLinkMail) -> Void)?
+    /// Serves `/__/demo/continue` (development only): where the demo's links lead after the action.
+    var servesDemoContinuePage = false
 
     var router: LinkRouter { pages.router }
     var writer: LinkAnswerWriter { LinkAnswerWriter(pages: pages, renderer: renderer) }
@@ -50,6 +52,9 @@ struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
         // Nothing is opened or spent: only the app claims a hand-off (installAttribution).
         routes.get(RouterPath(RoutePaths.handoff)) { request, _ in
             message(.handoff, language: Languages.language(forAcceptLanguage: request.headers[.acceptLanguage]))
+        }
+        if servesDemoContinuePage {
+            routes.get(RouterPath(RoutePaths.demoContinue)) { request, _ in demoContinuePage(request) }
         }
         routes.get(RouterPath(RoutePaths.stylesheet)) { _, _ in stylesheet.response }
         routes.get(RouterPath(RoutePaths.script)) { _, _ in script.response }
@@ -95,31 +100,96 @@ struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
         return await respond(to: link, request: request, context: context, suffix: nil)
     }
 
-    /// Answers a link with the router's one answer (the event loop writes the same one); only an
-    /// email action's own page, which asks the backend, is made here.
+    /// Answers a link with the router's one answer (the event loop writes the same one). Where the
+    /// answer depends on the code (a person's GET of an email action), the backend's check-only
+    /// call comes first and the router answers again with what it said.
     func respond(to link: LinkRequest, request: Request, context: Context, suffix: String?) async -> Response {
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
-        let answer = router.answer(
-            link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
-            acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority)
-        if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
+        let ask = { (facts: CodeFacts?) in
+            router.answer(
+                link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
+                acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority, facts: facts)
+        }
+        var answer = ask(nil)
         // `?d=1` costs more than a page (the link parsed for every platform): under the page-check budget.
         if answer.reply == .page(.debug), let wait = await admitBackendCall(request, context) {
-            var response = message(.tooManyRequests, language: answer.language)
-            response.headers[.retryAfter] = String(wait)
-            return response
+            return tooManyRequests(wait, language: answer.language)
         }
+        var info: CodeInfo?
+        if case .checkCode(let action) = answer.reply {
+            switch await check(action, request: request, context: context) {
+            case .answered(let response):
+                return response
+            case .checked(let checked):
+                info = checked
+                answer = ask(checked.facts(for: action))
+            case .refused(let facts):
+                answer = ask(facts)
+            case .notChecked(let wait):
+                // Without the check, the answer the link's text gives; only the form needs the check.
+                answer = ask(.unknown)
+                if case .actionPage = answer.reply { return tooManyRequests(wait, language: answer.language) }
+            case .failed(let error):
+                // A landing or a sign-in's redirect goes on from the link's text (never a dead end
+                // because a check failed); the form's page says what failed.
+                answer = ask(.unknown)
+                if case .actionPage(let action) = answer.reply { return failure(error, language: answer.language, context: context, link: action) }
+            }
+        }
+        if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
         if let response = writer.response(answer, link: link, visitor: visitor, logger: context.logger) { return response.response }
-        guard case .actionPage(let action) = answer.reply else { return message(.notALink, language: answer.language) }
-        if let wait = await admitBackendCall(request, context) {
-            var response = message(.tooManyRequests, language: answer.language)
-            response.headers[.retryAfter] = String(wait)
-            return response
+        switch answer.reply {
+        case .codeEnded(let action, let ending):
+            return refused(ending == .expired ? .expiredCode : .invalidCode, link: action, language: answer.language)
+        case .actionPage(let action):
+            guard let info else { return message(.notALink, language: answer.language) }
+            // After a refused password (Post/Redirect/Get), the form says why.
+            let refusal = request.uri.query.flatMap { QueryString(Substring($0))[FormRefusal.parameter] }.flatMap(FormRefusal.init(rawValue:))
+            let error = refusal.map { renderer.strings(answer.language)[$0.text] }
+            guard let form = modeForms.response(action, info: info, language: answer.language, error: error) else {
+                return refused(.invalidCode, link: action, language: answer.language)
+            }
+            return form.response
+        default:
+            return message(.notALink, language: answer.language)
         }
-        // After a refused password (Post/Redirect/Get), the form says why.
-        let refusal = request.uri.query.flatMap { QueryString(Substring($0))[FormRefusal.parameter] }.flatMap(FormRefusal.init(rawValue:))
-        return await modePage(
-            action, language: answer.language, context: context, error: refusal.map { renderer.strings(answer.language)[$0.text] },
-            previousResult: previousResult(request, code: action.oobCode))
+    }
+
+    /// What the check of a link's code came to.
+    enum CheckOutcome {
+        /// The code is live.
+        case checked(CodeInfo)
+        /// The backend said the code cannot be used.
+        case refused(CodeFacts)
+        /// No check was made: the client's page checks are spent (seconds to wait).
+        case notChecked(wait: Int)
+        /// The backend could not say (away, timed out, refusing otherwise).
+        case failed(BackendError)
+        /// The result this browser reached with the code: shown again.
+        case answered(Response)
+    }
+
+    /// Checks `action`'s code (never spending it), within the client's page-check budget.
+    func check(_ action: ActionLink, request: Request, context: Context) async -> CheckOutcome {
+        if let wait = await admitBackendCall(request, context) { return .notChecked(wait: wait) }
+        do {
+            return .checked(try await backend.checkCode(action.oobCode, context: BackendCallContext(apiKey: action.apiKey, tenantID: action.tenantID)))
+        } catch {
+            // Reopened after a success (Back, reload, the mail's link again): the success again.
+            if case .rejected = error, let previous = previousResult(request, code: action.oobCode) {
+                return .answered(ImmediateResponse.redirect(.seeOther, to: previous).response)
+            }
+            switch PageMessage(error) {
+            case .expiredCode: return .refused(CodeFacts(state: .expired))
+            case .invalidCode: return .refused(CodeFacts(state: .usedOrInvalid))
+            default: return .failed(error)
+            }
+        }
+    }
+
+    func tooManyRequests(_ wait: Int, language: String) -> Response {
+        var response = message(.tooManyRequests, language: language)
+        response.headers[.retryAfter] = String(wait)
+        return response
     }
 }

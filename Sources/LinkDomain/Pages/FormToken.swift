@@ -56,12 +56,13 @@ struct FormToken: Sendable {
     }
 
     /// The token of a "send me a new link" form: the link's mode and continue URL, for an hour.
-    func newLinkToken(mode: String, continueURL: String?, issuedAt: Int64) -> String {
-        sign(["new-link", mode, continueURL ?? ""], issuedAt: issuedAt)
+    /// - Parameter forApp: the old link was asked for by an app, and so is the new one.
+    func newLinkToken(mode: String, continueURL: String?, forApp: Bool, issuedAt: Int64) -> String {
+        sign(["new-link", mode, continueURL ?? "", forApp ? "app" : "web"], issuedAt: issuedAt)
     }
 
-    func isValidNewLink(_ token: String, mode: String, continueURL: String?, now: Int64) -> Bool {
-        verify(token, ["new-link", mode, continueURL ?? ""], now: now, lifetime: Self.lifetimeSeconds)
+    func isValidNewLink(_ token: String, mode: String, continueURL: String?, forApp: Bool, now: Int64) -> Bool {
+        verify(token, ["new-link", mode, continueURL ?? "", forApp ? "app" : "web"], now: now, lifetime: Self.lifetimeSeconds)
     }
 
     /// The cookie a completed form leaves in its browser (`location.issuedAt.MAC`): the result

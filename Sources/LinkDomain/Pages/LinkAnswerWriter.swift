@@ -8,13 +8,13 @@ struct LinkAnswerWriter: Sendable {
     let pages: PageBuilder
     let renderer: PageRenderer
 
-    /// The response for `answer`; nil for an email action's own page, which the backend's check of
-    /// the code comes first for (``ActionPagesController``).
+    /// The response for `answer`; nil for the answers that need what the backend's check of the
+    /// code said (the form, the ending: ``ActionPagesController``).
     func response(_ answer: LinkAnswer, link: LinkRequest, visitor: Visitor, logger: Logger) -> ImmediateResponse? {
         switch answer.reply {
         case .redirect(let status, let location):
             return .redirect(status, to: location)
-        case .actionPage:
+        case .actionPage, .checkCode, .codeEnded:
             return nil
         case .page(let page):
             let strings = renderer.strings(answer.language)
@@ -39,11 +39,10 @@ struct LinkAnswerWriter: Sendable {
         case .signInInstructions:
             var page = pages.message(.signInInstructions, strings: strings)
             // A link meant for the phone, opened on a computer: the same link, to scan (opening it spends nothing).
-            if visitor.platform == .desktop, let code = QRCode(Array((pages.publicBaseURL + link.ownPathAndQuery).utf8)) {
-                page.qrPath = code.svgPath()
-                page.qrSide = code.size + 8
-            }
+            if visitor.platform == .desktop { pages.addQRCode(&page, link: link) }
             return page
+        case .phoneOrComputer(_, let continueURL):
+            return pages.phoneOrComputer(link: link, continueURL: continueURL, strings: strings)
         case .redirectRefused(let host):
             if let host {
                 logger.notice("continue URL refused: host not in authorizedDomains", metadata: ["host": .string(host)])

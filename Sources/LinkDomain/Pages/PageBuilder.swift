@@ -41,7 +41,10 @@ struct PageBuilder: Sendable {
             page.actionLabel = strings[.continueButton]
         } else if let backTo = backTo ?? homeURL, let host = WebAddress(backTo)?.host {
             page.actionURL = backTo
-            page.actionLabel = strings[.backToSite].replacingOccurrences(of: "{site}", with: host)
+            // The app's name where `branding.appName` gives one (it defaults to this service's host).
+            page.actionLabel = strings[.backToSite].replacingOccurrences(of: "{site}", with: appName == router.publicHost ? host : appName)
+        } else if message.isEnding {
+            page.closeNote = strings[.closePage]
         }
         return page
     }
@@ -197,6 +200,8 @@ struct PageBuilder: Sendable {
             case .webPage: mode.rawValue
             case .signInInstructions: strings[.signinTitle]
             case .botPage: strings[.debugSocial]
+            case .codeEnded(let ending): strings[ending == .expired ? .errorExpiredTitle : .errorInvalidTitle]
+            case .phoneOrComputer: strings[.phoneTitle]
             }
         case .dynamic(let previewFirst, let decision):
             {

@@ -51,6 +51,14 @@ enum PageMessage: Equatable {
         }
     }
 
+    /// The end of a link's way (done, used, refused): with nowhere to lead, the page says it may be closed.
+    var isEnding: Bool {
+        switch self {
+        case .done, .expiredCode, .invalidCode, .redirectRefused, .resetRequested, .newLinkSent, .disabledAccount, .unknownAccount, .refused: true
+        default: false
+        }
+    }
+
     /// The backend failed (unreachable, wrong answer, too slow): the same link may work on a retry.
     var isBackendFailure: Bool {
         switch self {

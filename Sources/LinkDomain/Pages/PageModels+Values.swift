@@ -27,6 +27,8 @@ extension MessagePage {
         visitor.texts("paragraphs", paragraphs)
         visitor.text("actionURL", actionURL)
         visitor.text("actionLabel", actionLabel)
+        visitor.flag("actionSecondary", actionSecondary)
+        visitor.text("closeNote", closeNote)
         visitor.child("resetRequest", resetRequest)
         visitor.child("newLink", newLink)
         visitor.text("qrPath", qrPath)

@@ -27,6 +27,10 @@ struct MessagePage: PageModel, Equatable {
     /// A button that leads on (the continue URL after a completed action).
     var actionURL: String?
     var actionLabel: String?
+    /// The button is the page's second choice (after the QR code of "Open on your phone").
+    var actionSecondary = false
+    /// Where nothing leads on: "You can close this page".
+    var closeNote: String?
     /// After an address was restored: a button that mails the account a password-reset link.
     var resetRequest: ResetRequestForm?
     /// Under an expired or used link: "Send me a new link", asking the address it went to.

@@ -103,7 +103,8 @@ public enum LinkDomainApplication {
                 customActionPath: configuration.actionPath,
                 clock: services.clock,
                 admitBackendCall: { _, context in services.pageChecks.take(context.clientAddress) },
-                mailLink: pageLinkMailer(emailActions, apiKey: configuration.backend.apiKey, pendingWork: services.pendingWork)
+                mailLink: pageLinkMailer(emailActions, configuration: configuration, pendingWork: services.pendingWork),
+                servesDemoContinuePage: configuration.mode == .development
             ).routes)
         return router
     }
@@ -111,16 +112,28 @@ public enum LinkDomainApplication {
     /// The links the pages mail ("send me a new link", "send me a link to change my password"):
     /// within the recipient's and the client's mail budgets, after the answer (so that its timing
     /// cannot say whether the address has an account); nil when no mail can be sent.
-    static func pageLinkMailer(_ sender: EmailActionSender?, apiKey: String, pendingWork: PendingWork) -> (@Sendable (PageLinkMail) -> Void)? {
+    static func pageLinkMailer(
+        _ sender: EmailActionSender?, configuration: LinkDomainConfiguration, pendingWork: PendingWork
+    ) -> (@Sendable (PageLinkMail) -> Void)? {
         guard let sender else { return nil }
+        let apiKey = configuration.backend.apiKey
+        // A link an app asked for names the configured apps again, as the app's own request did.
+        let iOSBundleID = configuration.apple.apps.first?.bundleID
+        let androidPackageName = configuration.android.apps.first?.packageName
         return { mail in
             pendingWork.start {
                 guard let address = MailAddress(mail.email), await sender.outbox.admit(address.value, client: mail.client) else { return }
+                // A link an app asked for is handled in the app (and mailed as the app form), as the old one was.
+                var settings = ActionCodeSettingsFields(continueURL: mail.continueURL)
+                if mail.forApp {
+                    settings.canHandleCodeInApp = true
+                    settings.iOSBundleID = iOSBundleID
+                    settings.androidPackageName = androidPackageName
+                }
                 let request = ActionLinkRequest(
-                    requestType: mail.requestType, email: address.value, newEmail: nil,
-                    settings: ActionCodeSettingsFields(continueURL: mail.continueURL),
+                    requestType: mail.requestType, email: address.value, newEmail: nil, settings: settings,
                     tenantID: nil, languageCode: mail.language)
-                _ = try? await sender.send(request, to: address, apiKey: apiKey, opensInApp: false)
+                _ = try? await sender.send(request, to: address, apiKey: apiKey, opensInApp: mail.forApp)
             }
         }
     }

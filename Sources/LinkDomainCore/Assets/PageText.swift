@@ -136,4 +136,10 @@ package enum PageText: String, CaseIterable, Sendable {
     case copyAndGetApp = "copy_and_get_app"
     case handoffTitle = "handoff_title"
     case handoffBody = "handoff_body"
+    case phoneTitle = "phone_title"
+    case phoneBody = "phone_body"
+    case continueOnComputer = "continue_on_computer"
+    case closePage = "close_page"
+    case demoContinueTitle = "demo_continue_title"
+    case demoContinueBody = "demo_continue_body"
 }

@@ -10,9 +10,13 @@ package struct LinkAnswer: Equatable {
         case redirect(HTTPResponse.Status, location: String)
         /// A page made from the link alone: nothing asked of a backend or the store.
         case page(LinkPage)
-        /// The email action's own page, for which the backend first checks the code: never answered
-        /// on the event loop.
+        /// Check the code first (the backend's check-only call), then answer again with what it
+        /// said: a person's GET of an email action whose answer depends on the code.
+        case checkCode(ActionLink)
+        /// The email action's own form: the code was checked and is live.
         case actionPage(ActionLink)
+        /// The code was checked and cannot be used: the link's ending, with "Send me a new link".
+        case codeEnded(ActionLink, CodeEnding)
     }
 
     package var reply: Reply
@@ -41,6 +45,9 @@ package enum LinkPage: Equatable {
     case appLanding(AppTarget, ActionLink, appDidNotOpen: Bool)
     /// A sign-in link without a continue URL: how to finish it.
     case signInInstructions
+    /// A sign-in an app asked for, on a computer: a QR code of this same link first, "Continue on
+    /// this computer" (`continueURL`) second.
+    case phoneOrComputer(ActionLink, continueURL: String)
     /// The link's destination is not allowed (a Dynamic Link's, or a sign-in's continue URL on a
     /// host outside `authorizedDomains`, named so that an operator can see which).
     case redirectRefused(refusedHost: String?)
@@ -48,7 +55,7 @@ package enum LinkPage: Equatable {
     package var status: HTTPResponse.Status {
         switch self {
         case .notALink, .redirectRefused: .badRequest
-        case .debug, .social, .neutral, .preview, .appLanding, .signInInstructions: .ok
+        case .debug, .social, .neutral, .preview, .appLanding, .signInInstructions, .phoneOrComputer: .ok
         }
     }
 }
@@ -60,14 +67,21 @@ extension LinkRouter {
     ///   - isShortLink: the request named a short link, whose clicks are counted.
     ///   - acceptLanguage: the request's `Accept-Language`, for pages whose link names no language.
     ///   - host: the request's `Host` (or `:authority`): on the pivot host, the app did not open.
+    ///   - facts: what the code's check said; nil when it was not asked yet (a person's GET that
+    ///     needs it is then answered ``LinkAnswer/Reply/checkCode(_:)``).
     package func answer(
         _ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool, acceptLanguage: String?,
-        host: String? = nil
+        host: String? = nil, facts: CodeFacts? = nil
     ) -> LinkAnswer {
-        let outcome = route(link, visitor: visitor)
+        let outcome = route(link, visitor: visitor, facts: facts ?? .unknown)
         let reply: LinkAnswer.Reply
         switch outcome {
-        case .action(let action, let decision): reply = Self.reply(to: action, decision: decision, method: method, onPivotHost: isPivotHost(host))
+        case .action(let action, let decision):
+            if facts == nil, method == .get, visitor.isPerson, Self.checksCode(decision) {
+                reply = .checkCode(action)
+            } else {
+                reply = Self.reply(to: action, decision: decision, method: method, onPivotHost: isPivotHost(host))
+            }
         case .dynamic(let dynamic, let decision): reply = Self.reply(to: dynamic, decision: decision)
         case .debugPage: reply = .page(.debug)
         case .notALink: reply = .page(.notALink)
@@ -78,13 +92,9 @@ extension LinkRouter {
         }
         // A redirect speaks no language: the link's `lang` is read for pages only.
         if case .redirect = reply { return LinkAnswer(reply: reply, language: "", events: events) }
-        let visitorLanguage = Languages.firstTag(ofAcceptLanguage: acceptLanguage)
-        let language =
-            if case .action(let action, _) = outcome {
-                Languages.language(for: action.languageCode ?? visitorLanguage)
-            } else {
-                Languages.language(for: QueryString(link.linkQuery)["lang"] ?? visitorLanguage)
-            }
+        let linkLanguage: String? =
+            if case .action(let action, _) = outcome { action.languageCode } else { QueryString(link.linkQuery)["lang"] }
+        let language = Languages.language(preferring: linkLanguage, acceptLanguage: acceptLanguage)
         return LinkAnswer(reply: reply, language: language, events: events)
     }
 
@@ -102,6 +112,10 @@ extension LinkRouter {
         case .webPage:
             // HEAD is answered without asking the backend anything.
             method == .head ? .page(.neutral) : .actionPage(action)
+        case .codeEnded(let ending):
+            .codeEnded(action, ending)
+        case .phoneOrComputer(let continueURL):
+            .page(.phoneOrComputer(action, continueURL: continueURL))
         }
     }
 

@@ -65,13 +65,13 @@ public struct LinkRouter: Sendable {
 
     /// What a request for a link asks for: `?d=1` the debug page, `?web=1` to stay in the browser,
     /// else the decision for the email action or (off the email-link paths) the Dynamic Link.
-    package func route(_ request: LinkRequest, visitor: Visitor) -> LinkOutcome {
+    package func route(_ request: LinkRequest, visitor: Visitor, facts: CodeFacts = .unknown) -> LinkOutcome {
         let linkParameters = LinkParameters(request.linkQuery)
         let ownParameters = request.linkIsRequest ? linkParameters : LinkParameters(request.requestQuery ?? "")
         if ownParameters[.debugPage] == "1" { return .debugPage }
         switch LinkParser.parse(path: request.linkPath, parameters: linkParameters) {
         case .success(let link):
-            return .action(link, decide(link, visitor: visitor, preferWeb: ownParameters[.preferWeb] == "1"))
+            return .action(link, decide(link, visitor: visitor, preferWeb: ownParameters[.preferWeb] == "1", facts: facts))
         case .failure(.notAnActionLink):
             // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
             guard !request.linkPath.utf8.starts(with: "/__/".utf8), let dynamic = LinkParser.parseDynamicLink(parameters: linkParameters) else {
@@ -83,24 +83,46 @@ public struct LinkRouter: Sendable {
         }
     }
 
-    /// The rules for email actions, in order:
+    /// The rules for email actions, in order (docs/design/code-aware-pages.md):
     ///
     /// | visitor | condition | decision |
     /// |---|---|---|
     /// | bot | — | `botPage` |
+    /// | any | the code is expired, used or invalid | `codeEnded` |
     /// | iOS / iPadOS | an Apple app is configured (the link's `ibi`/`ipbi` if it names one), and the visitor did not ask for the web | `appLanding` |
     /// | Android | an Android app is configured (the link's `apn` if it names one), and the visitor did not ask for the web | `appLanding` |
-    /// | any | mode `signIn`, continue URL allowed | `continueToApp` |
     /// | any | mode `signIn`, continue URL absent or refused | `signInInstructions` |
+    /// | desktop | mode `signIn`, the code live and asked for by an app | `phoneOrComputer` |
+    /// | any | mode `signIn` | `continueToApp` |
     /// | any | other modes | `webPage` |
-    public func decide(_ link: ActionLink, visitor: Visitor, preferWeb: Bool = false) -> RoutingDecision {
+    ///
+    /// - Parameter facts: what the backend's check said; ``CodeFacts/unknown`` decides from the link alone.
+    public func decide(_ link: ActionLink, visitor: Visitor, preferWeb: Bool = false, facts: CodeFacts = .unknown) -> RoutingDecision {
         if visitor.platform == .bot { return .botPage }
+        switch facts.state {
+        case .expired: return .codeEnded(.expired)
+        case .usedOrInvalid: return .codeEnded(.usedOrInvalid)
+        case .live, .unknown: break
+        }
         if !preferWeb, let target = appTarget(link.hints, platform: visitor.platform) {
             return .appLanding(target)
         }
         guard link.mode == .signIn else { return .webPage }
         guard let continueURL = link.continueURL.flatMap(policy.allowed) else { return .signInInstructions }
-        return .continueToApp(Self.signInContinuation(continueURL, link: link))
+        let continuation = Self.signInContinuation(continueURL, link: link)
+        if visitor.platform == .desktop, facts.state == .live, facts.askedByApp(link) {
+            return .phoneOrComputer(continueURL: continuation)
+        }
+        return .continueToApp(continuation)
+    }
+
+    /// Whether a person's GET of a link so decided should have its code checked first: the answer
+    /// may change with what the check says (never for a bot, HEAD, or a refused continue URL).
+    package static func checksCode(_ decision: RoutingDecision) -> Bool {
+        switch decision {
+        case .appLanding, .webPage, .continueToApp: true
+        case .signInInstructions, .botPage, .codeEnded, .phoneOrComputer: false
+        }
     }
 
     /// The configured app for this platform: the one the link's hints name, or the first one when

@@ -20,6 +20,8 @@ package enum RoutePaths {
     package static let resetRequest = "/__/auth/reset-request"
     /// "Send me a new link" from an expired or used link's page: its POST, and the page it redirects to.
     package static let newLink = "/__/auth/new-link"
+    /// In development, the demo configuration's continue URL: a page standing in for the app's own.
+    package static let demoContinue = "/__/demo/continue"
     /// A hand-off URL (what the pasteboard carries across an app's install), opened in a browser.
     package static let handoff = "/__/handoff/:token"
     /// The Firebase Auth emulator's action path, so links it would mail work here too.

@@ -1,5 +1,5 @@
-/// What to do with an action link for a visitor, decided from the link, the visitor's platform and
-/// the configured apps alone, so the rules fit in a table (docs/pages.md) and in unit tests.
+/// What to do with an action link for a visitor, decided from the link, the visitor's platform,
+/// the configured apps and what the code's check said, so the rules fit in a table (docs/pages.md) and in unit tests.
 public enum RoutingDecision: Sendable, Equatable {
     /// Offer the app: a landing page with "Open in app", the store link, and (where the mode can
     /// complete on the web) "continue in this browser".
@@ -12,6 +12,17 @@ public enum RoutingDecision: Sendable, Equatable {
     case signInInstructions
     /// Scanners and previewers get a neutral page: no backend call, nothing revealed or spent.
     case botPage
+    /// The check said the code cannot be used: its ending at once, with "Send me a new link".
+    case codeEnded(CodeEnding)
+    /// A sign-in an app asked for, opened on a computer: "Open on your phone" (a QR code of the
+    /// same link) first, "Continue on this computer" (this continuation) second.
+    case phoneOrComputer(continueURL: String)
+}
+
+/// Why a checked code cannot be used.
+public enum CodeEnding: Sendable, Equatable {
+    case expired
+    case usedOrInvalid
 }
 
 /// The app a landing page offers.

@@ -64,5 +64,8 @@ extension PostgresStore {
         CREATE TABLE budget_windows (key TEXT PRIMARY KEY, window_start BIGINT NOT NULL, count BIGINT NOT NULL, previous BIGINT NOT NULL);
         CREATE INDEX budget_windows_window_start ON budget_windows (window_start);
         """,
+        """
+        ALTER TABLE oob_codes ADD COLUMN asked_by_app BOOLEAN;
+        """,
     ]
 }

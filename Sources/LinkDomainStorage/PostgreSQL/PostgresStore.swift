@@ -165,9 +165,9 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
 
     package static func insertion(of code: OobCodeRecord) -> PostgresQuery {
         """
-        INSERT INTO oob_codes (code, project_id, tenant_id, request_type, email, new_email, local_id, link, created_at, expires_at)
+        INSERT INTO oob_codes (code, project_id, tenant_id, request_type, email, new_email, local_id, link, created_at, expires_at, asked_by_app)
         VALUES (\(code.code), \(code.projectID), \(code.tenantID), \(code.requestType.rawValue), \(code.email), \(code.newEmail),
-            \(code.localID), \(code.link), \(code.createdAt), \(code.expiresAt))
+            \(code.localID), \(code.link), \(code.createdAt), \(code.expiresAt), \(code.askedByApp))
         """
     }
 
@@ -191,7 +191,7 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
                         tenantID: try columns["tenant_id"].decode(String.self), requestType: type, email: try columns["email"].decode(String.self),
                         newEmail: try columns["new_email"].decode(String?.self), localID: try columns["local_id"].decode(String?.self),
                         link: try columns["link"].decode(String.self), createdAt: try columns["created_at"].decode(Int64.self),
-                        expiresAt: try columns["expires_at"].decode(Int64.self)))
+                        expiresAt: try columns["expires_at"].decode(Int64.self), askedByApp: try columns["asked_by_app"].decode(Bool?.self)))
             }
             return result
         }

@@ -119,10 +119,13 @@ public struct OobCodeRecord: Codable, Sendable, Equatable {
     public var link: String
     public var createdAt: Int64
     public var expiresAt: Int64
+    /// Whether the ActionCodeSettings named an app (`iOSBundleId`, `androidPackageName`): a sign-in
+    /// opened on a computer then offers the phone first. Nil for codes stored before it was kept.
+    public var askedByApp: Bool?
 
     public init(
         code: String, projectID: String, tenantID: String, requestType: OobRequestType, email: String, newEmail: String?,
-        localID: String?, link: String, createdAt: Int64, expiresAt: Int64
+        localID: String?, link: String, createdAt: Int64, expiresAt: Int64, askedByApp: Bool? = nil
     ) {
         self.code = code
         self.projectID = projectID
@@ -134,6 +137,7 @@ public struct OobCodeRecord: Codable, Sendable, Equatable {
         self.link = link
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.askedByApp = askedByApp
     }
 }
 

@@ -38,7 +38,7 @@ extension SQLiteStore {
                 return OobCodeRecord(
                     code: row["code"], projectID: row["projectID"], tenantID: row["tenantID"], requestType: requestType,
                     email: row["email"], newEmail: row["newEmail"], localID: row["localID"], link: row["link"],
-                    createdAt: row["createdAt"], expiresAt: row["expiresAt"])
+                    createdAt: row["createdAt"], expiresAt: row["expiresAt"], askedByApp: row["askedByApp"])
             }
         } ?? nil
     }

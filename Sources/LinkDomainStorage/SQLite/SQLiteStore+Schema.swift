@@ -123,6 +123,9 @@ extension SQLiteStore {
                     CREATE TABLE consoleSignOuts (actor TEXT PRIMARY KEY NOT NULL, count INTEGER NOT NULL);
                     """)
         }
+        migrator.registerMigration("10: whether an app asked for each code") { db in
+            try db.execute(sql: "ALTER TABLE oobCodes ADD COLUMN askedByApp BOOLEAN")
+        }
         return migrator
     }
 

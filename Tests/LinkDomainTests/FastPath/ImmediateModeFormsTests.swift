@@ -71,3 +71,13 @@ struct ImmediateModeFormsTests {
         #expect(forms.response(Self.reset, language: "en", query: nil, peer: "192.0.2.8") != nil)
     }
 }
+
+extension ImmediateModeForms {
+    /// The form as the event loop writes it: checked at hand, written, then taken from the budget.
+    fileprivate func response(_ link: ActionLink, language: String, query: Substring?, peer: String?) -> ImmediateResponse? {
+        guard let checked = check(link, query: query, peer: peer), let form = writer.response(link, info: checked.info, language: language),
+            admit(checked.client, checked: checked.checked)
+        else { return nil }
+        return form
+    }
+}

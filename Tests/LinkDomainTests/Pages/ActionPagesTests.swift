@@ -227,10 +227,13 @@ struct ActionPagesTests {
     func pivotHost(host: String) async throws {
         let harness = BackendHarness()
         let services = try await LinkDomainServices.make(configuration: harness.configuration, logger: Logger(label: "test"))
+        // The links' codes, live: the landing comes after their check.
+        try await Fixtures.insertLiveCode("C", type: .emailSignIn, into: services)
+        try await Fixtures.insertLiveCode("R", type: .passwordReset, into: services)
         func page(_ query: String, host: String?) throws -> String {
             let answer = services.immediate.answer(
                 to: .link, method: .get, path: "/__/auth/action", query: Substring(query),
-                headers: .init(userAgent: UserAgents.iPhone, host: host), logger: Logger(label: "test"))
+                headers: .init(userAgent: UserAgents.iPhone, host: host), peer: { "192.0.2.7" }, logger: Logger(label: "test"))
             return try #require(answer?.response.body.map { String(buffer: $0) })
         }
         let signIn = "apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fapp.example.com%2Fdone&ibi=com.example.app"
@@ -238,7 +241,7 @@ struct ActionPagesTests {
         let pivot = try page(signIn, host: host)
         #expect(pivot.contains("App not installed?") && !pivot.contains("https://open.example.com/"))
         #expect(pivot.contains("/__/auth/action?\(signIn.replacingOccurrences(of: "&", with: "&amp;"))&amp;web=1"))
-        let reset = try page("apiKey=k&mode=resetPassword&oobCode=C&ibi=com.example.app", host: host)
+        let reset = try page("apiKey=k&mode=resetPassword&oobCode=R&ibi=com.example.app", host: host)
         #expect(reset.contains("App not installed?") && !reset.contains("https://open.example.com/") && reset.contains("web=1"))
     }
 

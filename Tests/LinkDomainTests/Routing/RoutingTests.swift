@@ -1,3 +1,4 @@
+import HTTPTypes
 import Testing
 
 @testable import LinkDomain
@@ -87,13 +88,64 @@ struct RoutingDecisionTests {
 
     func decide(
         _ mode: ActionMode, _ platform: Platform, apps: Bool = true, continueURL: String? = "https://app.example.com/done?x=1",
-        hints: PlatformHints = .init(), preferWeb: Bool = false
+        hints: PlatformHints = .init(), preferWeb: Bool = false, facts: CodeFacts = .unknown, shape: LinkShape = .actionURL
     ) -> RoutingDecision {
-        let link = ActionLink(mode: mode, oobCode: "C", apiKey: "K", continueURL: continueURL, languageCode: "en", hints: hints)
+        let link = ActionLink(mode: mode, oobCode: "C", apiKey: "K", continueURL: continueURL, languageCode: "en", hints: hints, shape: shape)
         let router = LinkRouter(
             appleApps: apps ? [Self.apple] : [], androidApps: apps ? [Self.android] : [], policy: Self.policy,
             publicHost: "links.example.com")
-        return router.decide(link, visitor: Visitor(platform: platform), preferWeb: preferWeb)
+        return router.decide(link, visitor: Visitor(platform: platform), preferWeb: preferWeb, facts: facts)
+    }
+
+    static let continuation = "https://app.example.com/done?x=1&apiKey=K&oobCode=C&mode=signIn&lang=en"
+
+    @Test("a code the check says is used, expired or invalid ends at once, on every device and for every mode")
+    func endings() {
+        for platform in [Platform.iOS, .iPadOS, .android, .desktop] {
+            for mode in ActionMode.allCases {
+                #expect(decide(mode, platform, facts: CodeFacts(state: .expired)) == .codeEnded(.expired))
+                #expect(decide(mode, platform, facts: CodeFacts(state: .usedOrInvalid)) == .codeEnded(.usedOrInvalid))
+            }
+        }
+        // A scanner is never checked, so never told.
+        #expect(decide(.signIn, .bot, facts: CodeFacts(state: .expired)) == .botPage)
+    }
+
+    @Test("a live sign-in an app asked for offers the phone first on a computer; a web app's goes straight on")
+    func phoneOrComputer() {
+        #expect(decide(.signIn, .desktop, facts: CodeFacts(state: .live, askedByApp: true)) == .phoneOrComputer(continueURL: Self.continuation))
+        #expect(decide(.signIn, .desktop, facts: CodeFacts(state: .live, askedByApp: false)) == .continueToApp(Self.continuation))
+        // Without the record's word, the link's shape: the app form, or a link naming an app.
+        #expect(decide(.signIn, .desktop, facts: CodeFacts(state: .live), shape: .authLinks) == .phoneOrComputer(continueURL: Self.continuation))
+        #expect(decide(.signIn, .desktop, facts: CodeFacts(state: .live), shape: .actionURL) == .continueToApp(Self.continuation))
+        var hints = PlatformHints()
+        hints.iOSBundleID = "com.example.app"
+        #expect(decide(.signIn, .desktop, hints: hints, facts: CodeFacts(state: .live)) == .phoneOrComputer(continueURL: Self.continuation))
+        // Unchecked (the backend away, the budget spent): today's decision from the text.
+        #expect(decide(.signIn, .desktop, facts: .unknown, shape: .authLinks) == .continueToApp(Self.continuation))
+        // The phone itself still gets the app.
+        #expect(decide(.signIn, .iOS, facts: CodeFacts(state: .live, askedByApp: true)) != .phoneOrComputer(continueURL: Self.continuation))
+        // A refused continue URL is never offered.
+        #expect(decide(.signIn, .desktop, continueURL: "https://evil.example.net/", facts: CodeFacts(state: .live, askedByApp: true)) == .signInInstructions)
+    }
+
+    @Test("a person's GET of a link whose answer depends on the code is checked first; bots and HEAD never")
+    func checksFirst() {
+        let router = LinkRouter(appleApps: [Self.apple], androidApps: [], policy: Self.policy, publicHost: "links.example.com")
+        let request = LinkRequest(path: "/__/auth/action", query: "mode=signIn&oobCode=C&apiKey=K&continueUrl=https%3A%2F%2Fapp.example.com%2Fdone")
+        let person = router.answer(request, visitor: Visitor(platform: .desktop), method: .get, isShortLink: false, acceptLanguage: nil)
+        guard case .checkCode = person.reply else {
+            Issue.record("a person's GET was answered without a check: \(person.reply)")
+            return
+        }
+        let bot = router.answer(request, visitor: Visitor(platform: .bot), method: .get, isShortLink: false, acceptLanguage: nil)
+        #expect(bot.reply == .page(.neutral))
+        let head = router.answer(request, visitor: Visitor(platform: .desktop), method: .head, isShortLink: false, acceptLanguage: nil)
+        if case .checkCode = head.reply { Issue.record("HEAD asked for a check") }
+        let ended = router.answer(
+            request, visitor: Visitor(platform: .desktop), method: .get, isShortLink: false, acceptLanguage: nil,
+            facts: CodeFacts(state: .expired))
+        #expect(ended.reply == .codeEnded(ActionLink(mode: .signIn, oobCode: "C", apiKey: "K", continueURL: "https://app.example.com/done"), .expired))
     }
 
     @Test("the documented table")
@@ -133,6 +185,31 @@ struct RoutingDecisionTests {
         #expect(
             LinkRouter.signInContinuation("https://app.example.com/", link: link)
                 == "https://app.example.com/?apiKey=K&oobCode=a%2Fb%2Bc&mode=signIn&lang=ru&tenantId=T")
+    }
+}
+
+@Suite("The language a page speaks")
+struct LanguageChoiceTests {
+    @Test("Accept-Language is walked by quality value, in the order written among equals")
+    func acceptLanguage() {
+        #expect(Languages.language(forAcceptLanguage: "de,ru") == "ru")
+        #expect(Languages.language(forAcceptLanguage: "de-CH, it;q=0.5, ru;q=0.9") == "ru")
+        #expect(Languages.language(forAcceptLanguage: "ru;q=0, it;q=0.1") == "it")
+        #expect(Languages.language(forAcceptLanguage: "pt-PT,pt;q=0.9") == "pt-PT")
+        #expect(Languages.language(forAcceptLanguage: "it;q=0.8, tr;q=0.8") == "it")
+        #expect(Languages.language(forAcceptLanguage: "de, fr;q=0.9") == "en")
+        #expect(Languages.language(forAcceptLanguage: "ru;q=abc, it") == "it")
+        #expect(Languages.language(forAcceptLanguage: ";, ,;q=1") == "en")
+        #expect(Languages.language(forAcceptLanguage: nil) == "en")
+        // A header of thousands of tags is read no further than its first few dozen.
+        #expect(Languages.language(forAcceptLanguage: String(repeating: "de,", count: 5000) + "ru") == "en")
+    }
+
+    @Test("the link's own language first when the pages speak it, else the visitor's")
+    func linkFirst() {
+        #expect(Languages.language(preferring: "it", acceptLanguage: "ru") == "it")
+        #expect(Languages.language(preferring: "de", acceptLanguage: "ru") == "ru")
+        #expect(Languages.language(preferring: nil, acceptLanguage: "de,ru;q=0.5") == "ru")
     }
 }
 

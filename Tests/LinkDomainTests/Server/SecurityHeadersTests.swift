@@ -43,7 +43,9 @@ struct SecurityHeadersTests {
 
     @Test("Content-Security-Policy, nosniff, no-referrer and DENY on every answer")
     func everyStatus() async throws {
-        try await LinkDomainApplication.build(try await Fixtures.services(), logger: .init(label: "test")).test(.live) { client in
+        let services = try await Fixtures.services()
+        try await Fixtures.insertLiveCode("x", type: .emailSignIn, askedByApp: false, into: services)
+        try await LinkDomainApplication.build(services, logger: .init(label: "test")).test(.live) { client in
             for (path, method, headers, body, status) in Self.requests {
                 try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
                     #expect(response.status == status, "\(method) \(path.prefix(60))")

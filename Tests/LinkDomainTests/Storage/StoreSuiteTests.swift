@@ -115,6 +115,14 @@ struct StoreSuiteTests {
             try await store.insertCode(code("old", expiresAt: 10))
             #expect(try await store.codes(projectID: project).map(\.code) == ["\(project)-live", "\(project)-old"])
             #expect(try await store.code("\(project)-live") == code("live", expiresAt: 1000))
+            // Whether an app asked for a code is kept, and unknown for codes stored without it.
+            for askedByApp in [true, false] {
+                var asked = code("asked-\(askedByApp)", expiresAt: 1000)
+                asked.askedByApp = askedByApp
+                try await store.insertCode(asked)
+                #expect(try await store.code(asked.code)?.askedByApp == askedByApp)
+            }
+            #expect(try await store.code("\(project)-live")?.askedByApp == nil)
             func spend(_ name: String) async throws -> AuthCommit {
                 try await store.commit(AuthWrites(spending: .init(code: "\(project)-\(name)", now: 500)))
             }
