@@ -5,6 +5,7 @@ and Russian. JavaScript is on, as in people's browsers (the pages' own script sh
 
 import json
 import tempfile
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -66,6 +67,11 @@ def page_states(base):
         ("sign-in on a desktop (QR code)", DESKTOP, f"{base}/__/auth/action?mode=signIn&oobCode=x&apiKey=k", None),
         ("sign-in in Gmail (Copy link)", GMAIL, link("EMAIL_SIGNIN", continueUrl="https://example.com/", canHandleCodeInApp=True,
                                                      iOSBundleId="com.example.app"), None),
+        ("sign-in an app asked for, on a desktop (open on your phone)", DESKTOP,
+         link("EMAIL_SIGNIN", continueUrl=f"{base}/__/demo/continue", canHandleCodeInApp=True, iOSBundleId="com.example.app"), None),
+        ("used link on an iPhone (send me a new link)", IPHONE, f"{base}/__/auth/links?link=" + urllib.parse.quote(
+            f"{base}/__/auth/action?mode=signIn&oobCode=never-issued&apiKey=k&continueUrl={base}/__/demo/continue", safe=""), None),
+        ("the demo's continue page", DESKTOP, f"{base}/__/demo/continue?lang=en", None),
         ("new link sent", DESKTOP, f"{base}/__/auth/new-link?lang=en", None),
         ("page not found", DESKTOP, f"{base}/no/such/page", None),
     ]
