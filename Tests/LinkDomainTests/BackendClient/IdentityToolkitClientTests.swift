@@ -13,8 +13,10 @@ import Testing
 /// LinkDomain's embedded backend, which speaks the same API as the Auth emulator.
 @Suite("Pages over an Identity Toolkit backend reached by HTTP")
 struct IdentityToolkitClientTests {
+    /// - Parameter timeoutSeconds: the pages' backend deadline; generous unless a test is about it,
+    ///   since a busy test machine (every suite at once, password hashing on both servers) is slow.
     static func pagesServer<Value>(
-        backendURL: String, timeoutSeconds: Int = 10,
+        backendURL: String, timeoutSeconds: Int = 60,
         _ test: @Sendable (BackendClient) async throws -> Value
     ) async throws -> Value {
         var configuration = BackendHarness().configuration
