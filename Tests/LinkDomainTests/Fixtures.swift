@@ -57,13 +57,17 @@ enum Fixtures {
         return try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
     }
 
-    /// Stores a live code (an hour left) in the embedded backend, as if it had been mailed.
-    static func insertLiveCode(_ code: String, type: OobRequestType, askedByApp: Bool? = nil, into services: LinkDomainServices) async throws {
+    /// Stores a code for ann@example.com in the embedded backend, as if it had been mailed: live for
+    /// an hour, or already past its lifetime when `expired`.
+    static func insertCode(
+        _ code: String, type: OobRequestType, newEmail: String? = nil, expired: Bool = false, askedByApp: Bool? = nil,
+        into services: LinkDomainServices
+    ) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try await #require(services.embeddedBackend).service.store.insertCode(
             OobCodeRecord(
-                code: code, projectID: "p", tenantID: "", requestType: type, email: "ann@example.com", newEmail: nil, localID: nil, link: "",
-                createdAt: now, expiresAt: now + 3_600_000, askedByApp: askedByApp))
+                code: code, projectID: "p", tenantID: "", requestType: type, email: "ann@example.com", newEmail: newEmail, localID: nil,
+                link: "", createdAt: now, expiresAt: expired ? now - 1 : now + 3_600_000, askedByApp: askedByApp))
     }
 
     static func load(_ json: String, environment: [String: String] = [:]) throws(ConfigurationError) -> LinkDomainConfiguration {

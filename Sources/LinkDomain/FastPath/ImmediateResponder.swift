@@ -169,12 +169,12 @@ struct ImmediateResponder: Sendable {
             host: headers.host)
         // The code at hand and live: the answer for a live code, here; else the router checks.
         var checked: (info: CodeInfo, client: String, checked: Duration)?
-        if case .checkCode(let action) = answer.reply {
-            guard let found = modeForms?.check(action, query: link.requestQuery, peer: peer()) else { return nil }
+        if case .checkCode(let pending) = answer.reply {
+            guard let found = modeForms?.check(pending.action, query: link.requestQuery, peer: peer()) else { return nil }
             checked = found
             answer = router.answer(
-                link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
-                host: headers.host, facts: found.info.facts(for: action))
+                link, checked: pending, facts: found.info.facts(for: pending.action), visitor: visitor, method: method,
+                isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage, host: headers.host)
         }
         // `/` carries Dynamic Links only: without one it is the router's 404, whatever page its query asks for (`/?d=1`).
         // A redirect came from a link in the query, so only pages are checked.

@@ -33,7 +33,7 @@ extension ActionPagesController {
         let continueURL = link.continueURL.flatMap(router.policy.allowed)
         if link.mode == .signIn, continueURL == nil { return nil }
         // The code is spent or expired: only the link's shape can say whether an app asked for it.
-        let forApp = CodeFacts.unknown.askedByApp(link)
+        let forApp = CodeFacts.shapeSaysAskedByApp(link)
         var fields = [HiddenField(name: "mode", value: link.mode.rawValue), HiddenField(name: "lang", value: language)]
         if let continueURL { fields.append(HiddenField(name: "continueUrl", value: continueURL)) }
         if forApp { fields.append(HiddenField(name: "app", value: "1")) }

@@ -105,18 +105,22 @@ struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
     /// call comes first and the router answers again with what it said.
     func respond(to link: LinkRequest, request: Request, context: Context, suffix: String?) async -> Response {
         let visitor = PlatformClassifier.classify(userAgent: request.headers[.userAgent], platformHint: request.headers[.secCHUAPlatform])
-        let ask = { (facts: CodeFacts?) in
-            router.answer(
-                link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
-                acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority, facts: facts)
-        }
-        var answer = ask(nil)
+        var answer = router.answer(
+            link, visitor: visitor, method: request.method, isShortLink: suffix != nil,
+            acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority)
         // `?d=1` costs more than a page (the link parsed for every platform): under the page-check budget.
         if answer.reply == .page(.debug), let wait = await admitBackendCall(request, context) {
             return tooManyRequests(wait, language: answer.language)
         }
         var info: CodeInfo?
-        if case .checkCode(let action) = answer.reply {
+        if case .checkCode(let pending) = answer.reply {
+            let action = pending.action
+            // Decided again from the link parsed once, with what the check said.
+            let ask = { (facts: CodeFacts) in
+                router.answer(
+                    link, checked: pending, facts: facts, visitor: visitor, method: request.method, isShortLink: suffix != nil,
+                    acceptLanguage: request.headers[.acceptLanguage], host: request.head.authority)
+            }
             switch await check(action, request: request, context: context) {
             case .answered(let response):
                 return response

@@ -29,13 +29,18 @@ public struct CodeFacts: Sendable, Equatable {
     public static let unknown = CodeFacts(state: .unknown)
 
     /// Whether `link` was asked for by an app: the record's word when there is one, else the link's
-    /// shape. Firebase mails a code made with app settings as `/__/auth/links?link=...`, and its
-    /// action URL may carry `ibi`/`apn`; a web app's link is the bare action URL.
+    /// shape (``shapeSaysAskedByApp(_:)``).
     package func askedByApp(_ link: ActionLink) -> Bool {
-        if let askedByApp { return askedByApp }
+        askedByApp ?? Self.shapeSaysAskedByApp(link)
+    }
+
+    /// What the link alone says: Firebase mails a code made with app settings as
+    /// `/__/auth/links?link=...`, and its action URL may carry `ibi`/`apn`; a web app's link is the
+    /// bare action URL.
+    package static func shapeSaysAskedByApp(_ link: ActionLink) -> Bool {
         switch link.shape {
-        case .authLinks, .legacyDynamicLink, .deepLinkID: return true
-        case .actionURL, .emulatorAction: return link.hints.iOSBundleID != nil || link.hints.androidPackageName != nil
+        case .authLinks, .legacyDynamicLink, .deepLinkID: true
+        case .actionURL, .emulatorAction: link.hints.iOSBundleID != nil || link.hints.androidPackageName != nil
         }
     }
 }

@@ -11,8 +11,9 @@ package struct LinkAnswer: Equatable {
         /// A page made from the link alone: nothing asked of a backend or the store.
         case page(LinkPage)
         /// Check the code first (the backend's check-only call), then answer again with what it
-        /// said: a person's GET of an email action whose answer depends on the code.
-        case checkCode(ActionLink)
+        /// said (``LinkRouter/answer(_:checked:facts:visitor:method:isShortLink:acceptLanguage:host:)``):
+        /// a person's GET of an email action whose answer depends on the code.
+        case checkCode(PendingCheck)
         /// The email action's own form: the code was checked and is live.
         case actionPage(ActionLink)
         /// The code was checked and cannot be used: the link's ending, with "Send me a new link".
@@ -26,6 +27,14 @@ package struct LinkAnswer: Equatable {
     /// What a short link counts for this answer: a person's GET only (HEAD is a probe, and a chat
     /// app's preview or a crawler is not a click). Empty for every other link.
     package var events: [LinkEvent]
+}
+
+/// An email action parsed and waiting for its code's check: what deciding again needs, so the
+/// link is not parsed twice.
+package struct PendingCheck: Equatable {
+    package var action: ActionLink
+    /// The request asked to stay in the browser (`web=1`).
+    package var preferWeb: Bool
 }
 
 /// The pages a link leads to that need nothing but the link.
@@ -73,15 +82,36 @@ extension LinkRouter {
         _ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool, acceptLanguage: String?,
         host: String? = nil, facts: CodeFacts? = nil
     ) -> LinkAnswer {
-        let outcome = route(link, visitor: visitor, facts: facts ?? .unknown)
+        let (outcome, preferWeb) = routeAndPreference(link, visitor: visitor, facts: facts ?? .unknown)
+        var pending: PendingCheck?
+        if facts == nil, method == .get, visitor.isPerson, case .action(let action, let decision) = outcome, Self.checksCode(decision) {
+            pending = PendingCheck(action: action, preferWeb: preferWeb)
+        }
+        return answer(
+            outcome, link: link, pending: pending, visitor: visitor, method: method, isShortLink: isShortLink, acceptLanguage: acceptLanguage,
+            host: host)
+    }
+
+    /// The answer again once the check of `checked`'s code said `facts`: decided from the link
+    /// parsed the first time.
+    package func answer(
+        _ link: LinkRequest, checked: PendingCheck, facts: CodeFacts, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool,
+        acceptLanguage: String?, host: String? = nil
+    ) -> LinkAnswer {
+        let decision = decide(checked.action, visitor: visitor, preferWeb: checked.preferWeb, facts: facts)
+        return answer(
+            .action(checked.action, decision), link: link, pending: nil, visitor: visitor, method: method, isShortLink: isShortLink,
+            acceptLanguage: acceptLanguage, host: host)
+    }
+
+    private func answer(
+        _ outcome: LinkOutcome, link: LinkRequest, pending: PendingCheck?, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool,
+        acceptLanguage: String?, host: String?
+    ) -> LinkAnswer {
         let reply: LinkAnswer.Reply
         switch outcome {
         case .action(let action, let decision):
-            if facts == nil, method == .get, visitor.isPerson, Self.checksCode(decision) {
-                reply = .checkCode(action)
-            } else {
-                reply = Self.reply(to: action, decision: decision, method: method, onPivotHost: isPivotHost(host))
-            }
+            reply = pending.map { .checkCode($0) } ?? Self.reply(to: action, decision: decision, method: method, onPivotHost: isPivotHost(host))
         case .dynamic(let dynamic, let decision): reply = Self.reply(to: dynamic, decision: decision)
         case .debugPage: reply = .page(.debug)
         case .notALink: reply = .page(.notALink)

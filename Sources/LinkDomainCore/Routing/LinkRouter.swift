@@ -66,20 +66,27 @@ public struct LinkRouter: Sendable {
     /// What a request for a link asks for: `?d=1` the debug page, `?web=1` to stay in the browser,
     /// else the decision for the email action or (off the email-link paths) the Dynamic Link.
     package func route(_ request: LinkRequest, visitor: Visitor, facts: CodeFacts = .unknown) -> LinkOutcome {
+        routeAndPreference(request, visitor: visitor, facts: facts).outcome
+    }
+
+    /// ``route(_:visitor:facts:)``, and whether the request asked to stay in the browser (`?web=1`),
+    /// which deciding again after the code's check needs.
+    package func routeAndPreference(_ request: LinkRequest, visitor: Visitor, facts: CodeFacts) -> (outcome: LinkOutcome, preferWeb: Bool) {
         let linkParameters = LinkParameters(request.linkQuery)
         let ownParameters = request.linkIsRequest ? linkParameters : LinkParameters(request.requestQuery ?? "")
-        if ownParameters[.debugPage] == "1" { return .debugPage }
+        if ownParameters[.debugPage] == "1" { return (.debugPage, false) }
         switch LinkParser.parse(path: request.linkPath, parameters: linkParameters) {
         case .success(let link):
-            return .action(link, decide(link, visitor: visitor, preferWeb: ownParameters[.preferWeb] == "1", facts: facts))
+            let preferWeb = ownParameters[.preferWeb] == "1"
+            return (.action(link, decide(link, visitor: visitor, preferWeb: preferWeb, facts: facts)), preferWeb)
         case .failure(.notAnActionLink):
             // Email-link paths carry email actions only; elsewhere `link=` may be any Dynamic Link.
             guard !request.linkPath.utf8.starts(with: "/__/".utf8), let dynamic = LinkParser.parseDynamicLink(parameters: linkParameters) else {
-                return .notALink
+                return (.notALink, false)
             }
-            return .dynamic(dynamic, decide(dynamic, visitor: visitor, pathAndQuery: request.ownPathAndQuery))
+            return (.dynamic(dynamic, decide(dynamic, visitor: visitor, pathAndQuery: request.ownPathAndQuery)), false)
         case .failure:
-            return .notALink
+            return (.notALink, false)
         }
     }
 

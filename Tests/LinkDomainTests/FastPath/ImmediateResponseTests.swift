@@ -47,7 +47,7 @@ struct ImmediateResponseTests {
     static func answers(_ mode: TestingSetup) async throws -> [Answer] {
         let services = try await Fixtures.services()
         // The sign-in links' code, live and asked for by a web app: straight on to the site.
-        try await Fixtures.insertLiveCode("C", type: .emailSignIn, askedByApp: false, into: services)
+        try await Fixtures.insertCode("C", type: .emailSignIn, askedByApp: false, into: services)
         let application = LinkDomainApplication.build(services, logger: Logger(label: "test"))
         return try await application.test(mode) { client in
             var answers: [Answer] = []
@@ -82,7 +82,7 @@ struct ImmediateResponseTests {
     /// router's to render), plus one whose suffix is a router path.
     static func withShortLinks() async throws -> LinkDomainServices {
         let services = try await Fixtures.services()
-        try await Fixtures.insertLiveCode("C", type: .emailSignIn, askedByApp: false, into: services)
+        try await Fixtures.insertCode("C", type: .emailSignIn, askedByApp: false, into: services)
         let action = "https://links.example.com/__/auth/action?apiKey=k&mode=signIn&oobCode=C&continueUrl=https%3A%2F%2Fexample.com%2Fdone"
         for (suffix, query) in [
             ("Dyn1", "link=https%3A%2F%2Fexample.com%2Fproduct&efr=1"), ("Sgn1", "link=" + ActionLinkEncoder.percentEncode(action)),

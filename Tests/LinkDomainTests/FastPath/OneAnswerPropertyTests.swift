@@ -122,13 +122,10 @@ struct OneAnswerPropertyTests {
         configuration.storage = .sqlite(path: FileManager.default.temporaryDirectory.appendingPathComponent("linkdomain-\(UUID().uuidString).sqlite").path)
         configuration.formSecret = "the same forms from both services"
         let services = try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
         for (code, type) in liveCodes + [("Expired0", .passwordReset)] {
-            try await #require(services.embeddedBackend).service.store.insertCode(
-                OobCodeRecord(
-                    code: code, projectID: "p", tenantID: "", requestType: type, email: "ann@example.com",
-                    newEmail: type == .verifyAndChangeEmail || type == .recoverEmail ? "bea@example.com" : nil, localID: nil, link: "",
-                    createdAt: now, expiresAt: code == "Expired0" ? now - 1 : now + 3_600_000))
+            try await Fixtures.insertCode(
+                code, type: type, newEmail: type == .verifyAndChangeEmail || type == .recoverEmail ? "bea@example.com" : nil,
+                expired: code == "Expired0", into: services)
         }
         for (suffix, query) in shortLinks {
             try await services.linkStore.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: query, createdAt: 1, origin: .import))

@@ -228,8 +228,8 @@ struct ActionPagesTests {
         let harness = BackendHarness()
         let services = try await LinkDomainServices.make(configuration: harness.configuration, logger: Logger(label: "test"))
         // The links' codes, live: the landing comes after their check.
-        try await Fixtures.insertLiveCode("C", type: .emailSignIn, into: services)
-        try await Fixtures.insertLiveCode("R", type: .passwordReset, into: services)
+        try await Fixtures.insertCode("C", type: .emailSignIn, into: services)
+        try await Fixtures.insertCode("R", type: .passwordReset, into: services)
         func page(_ query: String, host: String?) throws -> String {
             let answer = services.immediate.answer(
                 to: .link, method: .get, path: "/__/auth/action", query: Substring(query),

@@ -44,7 +44,7 @@ struct SecurityHeadersTests {
     @Test("Content-Security-Policy, nosniff, no-referrer and DENY on every answer")
     func everyStatus() async throws {
         let services = try await Fixtures.services()
-        try await Fixtures.insertLiveCode("x", type: .emailSignIn, askedByApp: false, into: services)
+        try await Fixtures.insertCode("x", type: .emailSignIn, askedByApp: false, into: services)
         try await LinkDomainApplication.build(services, logger: .init(label: "test")).test(.live) { client in
             for (path, method, headers, body, status) in Self.requests {
                 try await client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
