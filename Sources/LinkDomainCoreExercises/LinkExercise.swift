@@ -41,7 +41,7 @@ public enum LinkExercise {
             _ = router.route(LinkRequest(path: path, query: query), visitor: visitor)
             _ = router.route(LinkRequest(storedQuery: query, requestPath: "/abcd", requestQuery: "d=1"), visitor: visitor)
         }
-        _ = router.debugFlows(linkQuery: query)
+        _ = router.debugFlows(linkQuery: query, pathAndQuery: "/")
         // What an app sends (`requestedLink`, `uniqueMatchLinkToCheck`): its shape, a hand-off token in it, the token opened.
         _ = appLinks.shape(of: text)
         if let token = HandoffPaths.token(in: text, hosts: appLinks.hosts), handoffs.open(token) != nil {

@@ -208,3 +208,82 @@ def test_accept_language_is_walked_in_order_and_the_links_language_comes_first(s
 def test_an_ending_without_a_home_url_says_the_page_may_be_closed(server):
     status, _, page = get(server, "/__/auth/new-link?lang=it", DESKTOP)
     assert status == 200 and strings("it")["close_page"] in page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_gmails_sign_in_page_has_one_copy_action(server, language):
+    _, link = sign_in_link(server.base, language, canHandleCodeInApp=True, iOSBundleId="com.example.app")
+    driver = chromium(GMAIL, javascript=True)
+    try:
+        driver.set_window_size(320, 700)
+        driver.get(link)
+        copies = [element for element in driver.find_elements(By.CSS_SELECTOR, "main [data-copy], main [data-copy-then]")
+                  if element.is_displayed()]
+        assert [element.text for element in copies] == [text(language, "copy_link")]
+        assert text(language, "copy_and_get_app") not in driver.page_source
+        # "Copy link" is above the fold at 320 px, and the store is still offered, as a plain link.
+        assert copies[0].location["y"] + copies[0].size["height"] <= 700
+        assert driver.find_elements(By.CSS_SELECTOR, "main a[href^='https://apps.apple.com/']")
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_iphone_without_a_pivot_host_is_told_how_to_open_the_app(tmp_path, language):
+    server = Server(tmp_path, "no-pivot", {
+        "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app", "appStoreID": "1234567890"}]},
+        "authorizedDomains": ["127.0.0.1"], "branding": {"appName": APP}})
+    try:
+        _, link = sign_in_link(server.base, language, canHandleCodeInApp=True, iOSBundleId="com.example.app")
+        driver = chromium(IPHONE)
+        try:
+            driver.get(link)
+            main = driver.find_element(By.TAG_NAME, "main").text
+            assert text(language, "landing_no_pivot") in main and APP in main
+            assert not driver.find_elements(By.LINK_TEXT, text(language, "open_in_app"))
+        finally:
+            driver.quit()
+        # `check` says what would give this page an "Open in the app" button.
+        path = tmp_path / "check.json"
+        path.write_text(json.dumps({"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}))
+        from conftest import BINARY
+        checked = subprocess.run([str(BINARY), "check", "--config", str(path)], capture_output=True, text=True, timeout=60)
+        assert "pivotBaseURL is not set" in checked.stdout + checked.stderr
+    finally:
+        server.stop()
+
+
+def test_the_brand_colour_is_kept_and_readable_in_dark_mode(tmp_path):
+    server = Server(tmp_path, "branded", {"branding": {"appName": APP, "accentColor": "#aa3300"}, "authorizedDomains": ["127.0.0.1"]})
+    try:
+        driver = chromium(DESKTOP)
+        try:
+            colours = {}
+            for scheme in ["light", "dark"]:
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                driver.get(f"{server.base}/__/auth/new-link")
+                colours[scheme] = driver.execute_script(
+                    "return getComputedStyle(document.documentElement).getPropertyValue('--accent').trim()")
+            assert colours["light"] == "#aa3300"
+            # A tint of the brand, not the stock blue of the unbranded sheet.
+            assert colours["dark"] not in ("#aa3300", "#a8c7fa") and int(colours["dark"][1:3], 16) > int(colours["dark"][5:7], 16)
+        finally:
+            driver.quit()
+    finally:
+        server.stop()
+
+
+def test_the_debug_page_speaks_the_consoles_words_with_the_real_targets(server):
+    target = f"http://127.0.0.1:{server.port}/p/3"
+    long = f"/?link={urllib.parse.quote(target, safe='')}&apn=com.example.app&ibi=com.example.app&st=Spring+sale"
+    status, _, page = get(server, long + "&d=1", DESKTOP)
+    assert status == 200
+    for device in ["debug_device_iphone", "debug_device_android", "debug_device_desktop", "debug_device_crawler"]:
+        assert f"<dt>{strings('en')[device]}</dt>" in page
+    assert f"<dt>Computer</dt><dd>Straight to {target}</dd>" in page
+    # The Android phone's real target: an intent for this very link (without d=1), not for "/".
+    intent = re.search(r"<dt>Android phone</dt><dd>A preview page; then: Straight to (intent://[^<]+)</dd>", page)
+    assert intent, page
+    assert intent.group(1).split("#Intent;")[0].endswith(long.replace("&", "&amp;"))
+    # The social title as read (+ a space), while the link itself is kept as written.
+    assert "<dt>st</dt><dd>Spring sale</dd>" in page

@@ -6,7 +6,6 @@ dark. Everything but axe runs with JavaScript off: the console has no script to 
 
 import http.client
 import json
-import os
 import re
 import subprocess
 import sys
@@ -27,9 +26,6 @@ API_KEY = "console-client-key"
 ADMIN_KEY = "console-admin-key-0123456789abcdef0123456"
 PASSWORD = "correct horse battery staple"
 DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
-# The README's screenshots, written only when asked for (CONSOLE_SCREENSHOTS=1), so that a test run leaves the tree as it was.
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-WRITE_SCREENSHOTS = os.environ.get("CONSOLE_SCREENSHOTS") == "1"
 
 
 def password_hash():
@@ -257,7 +253,7 @@ def violations(driver, name):
 
 
 def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server):
-    """axe-core's WCAG A and AA rules on every console page (and, with CONSOLE_SCREENSHOTS=1, the README's screenshots)."""
+    """axe-core's WCAG A and AA rules on every console page (the README's screenshots come from scripts/screenshots)."""
     base = server.base
     driver = chromium(DESKTOP, javascript=True)
     driver.set_window_size(1280, 900)
@@ -289,8 +285,6 @@ def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server
             driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
             for name, path in pages.items():
                 driver.get(base + path)
-                if WRITE_SCREENSHOTS and name in ("overview", "link", "links"):
-                    driver.save_screenshot(str(SCREENSHOTS / f"console-{name}{'-dark' if scheme == 'dark' else ''}.png"))
                 failures += violations(driver, f"{name} ({scheme})")
         assert not failures, "\n".join(failures)
     finally:

@@ -31,6 +31,9 @@ protocol ActionLinkSource: Sendable {
     /// Throws what any link request would meet whatever its address (credentials the backend
     /// refuses): checked before an answer that does not wait for the link itself.
     func checkCredentials() async throws(BackendError)
+    /// How long the backend's codes of `type` work, in seconds, where it is known: what the mail
+    /// says ("expires in 1 hour"). Nil: the mail says "expires soon".
+    func codeLifetimeSeconds(_ type: OobRequestType) -> Int?
 }
 
 extension ActionLinkSource {

@@ -36,6 +36,18 @@ struct AdminActionLinks: ActionLinkSource {
         var users: [User]?
     }
 
+    /// Google's codes live 1 hour (reset), 6 hours (sign-in) and 3 days (verify), as Firebase states
+    /// (docs/mail.md, "Durations"); the others' and an emulator's lifetimes are not stated.
+    func codeLifetimeSeconds(_ type: OobRequestType) -> Int? {
+        guard case .google = credentials else { return nil }
+        return switch type {
+        case .passwordReset: 3600
+        case .emailSignIn: 21_600
+        case .verifyEmail: 259_200
+        case .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition: nil
+        }
+    }
+
     func actionLink(_ request: ActionLinkRequest) async throws(BackendError) -> String? {
         let tenantPath = request.tenantID.map { "/tenants/\(ActionLinkEncoder.percentEncode($0))" } ?? ""
         let answer: LinkAnswer

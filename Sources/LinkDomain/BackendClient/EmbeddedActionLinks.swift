@@ -16,6 +16,11 @@ struct EmbeddedActionLinks: ActionLinkSource {
         }
     }
 
+    /// Every code lives `backend.codeLifetimeSeconds`.
+    func codeLifetimeSeconds(_ type: OobRequestType) -> Int? {
+        service.settings.codeLifetimeSeconds
+    }
+
     func verify(idToken: String, tenantID: String?) async throws(BackendError) -> VerifiedAccount {
         do {
             let user = try await service.authenticated(idToken: idToken, tenantID: tenantID).user

@@ -94,6 +94,7 @@ extension ConsoleController {
             case "enabled"?: renderer[.accountEnabled]
             case "revoked"?: renderer[.sessionsRevoked]
             case "mailed"?: renderer[.mailSentToAccount]
+            case "logged"?: renderer[.mailLoggedForAccount]
             case "no-relay"?: renderer[.noMailRelay]
             default: nil
             }
@@ -115,9 +116,9 @@ extension ConsoleController {
                 try await embedded.revokeSessions(localID: id, now: clock.nowMilliseconds())
                 done = "revoked"
             case "send-reset", "send-verify":
-                guard embedded.sendsMail, let email = user.email else { return redirect(to: "\(path)?done=no-relay") }
+                guard embedded.makesMail, let email = user.email else { return redirect(to: "\(path)?done=no-relay") }
                 try await embedded.sendMail(action == "send-reset" ? .passwordReset : .verifyEmail, email: email)
-                done = "mailed"
+                done = embedded.mailIsOnlyLogged ? "logged" : "mailed"
             case "delete" where form["confirm"] == "yes":
                 try await embedded.deleteAccount(localID: id)
                 AuditLog.record(actor: session.actor, action: "account.delete", object: id, logger: context.logger)

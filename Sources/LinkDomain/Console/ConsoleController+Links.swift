@@ -131,7 +131,7 @@ extension ConsoleController {
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
         var values: [String: Any] = [
             "suffix": suffix, "shortLink": shortLink, "disabled": listing.disabled,
-            "parameters": QueryString(Substring(listing.record.longLinkQuery)).items.map { ["name": $0.name, "value": $0.value] },
+            "parameters": QueryString(Substring(listing.record.longLinkQuery)).readableItems.map { ["name": $0.name, "value": $0.value] },
             "destinations": destinations(listing.record, shortLink: shortLink),
             "qrAlt": renderer.format(.qrAlt, ["link": shortLink]),
             "toggleAction": listing.disabled ? "enable" : "disable", "toggleLabel": renderer[listing.disabled ? .enable : .disable],

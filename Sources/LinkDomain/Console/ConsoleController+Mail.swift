@@ -21,7 +21,9 @@ extension ConsoleController {
 
     private func mailList(_ request: Request, session: ConsoleSession, context: Context) async throws -> Response {
         let parameters = request.uri.queryParameters
-        let state = parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? .failed
+        // In development without a relay every mail is logged, not sent: those are the ones to list first.
+        let logsOnly = mailIsOnlyLogged
+        let state = parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? (logsOnly ? .sent : .failed)
         let show = parameters["show"] == "1"
         let after = parameters["after"].flatMap(MailCursor.init(pageToken:))
         let limit = 50
@@ -36,9 +38,9 @@ extension ConsoleController {
         let href = { (state: MailState, show: Bool) in "\(Self.mailPath)?state=\(state.rawValue)\(show ? "&show=1" : "")" }
         var values: [String: Any] = [
             "states": [MailState.failed, .queued, .sent].map { option -> [String: Any] in
-                ["href": href(option, show), "label": renderer[Self.label(option)], "current": option == state]
+                ["href": href(option, show), "label": renderer[Self.label(option, logsOnly: logsOnly)], "current": option == state]
             },
-            "stateLabel": renderer[Self.label(state)], "showAddresses": show, "showHref": href(state, true), "hideHref": href(state, false),
+            "stateLabel": renderer[Self.label(state, logsOnly: logsOnly)], "showAddresses": show, "showHref": href(state, true), "hideHref": href(state, false),
             "actionable": actionable, "hasMails": !mails.isEmpty,
             "mails": mails.map { mail -> [String: Any] in
                 var row: [String: Any] = [
@@ -67,6 +69,9 @@ extension ConsoleController {
         return renderer.page("console-mail", title: renderer[.mail], chrome: chrome(session, .mail), values: values, notice: notice)
     }
 
+    /// Development without a relay: every mail is logged and listed, none sent.
+    var mailIsOnlyLogged: Bool { configuration.mode == .development && configuration.mail.relay == nil }
+
     private func mailAction(_ id: String, action: String, session: ConsoleSession, context: Context) async throws -> Response {
         guard id.utf8.count <= 100 else { throw HTTPError(.notFound) }
         let changed: Bool
@@ -79,10 +84,10 @@ extension ConsoleController {
         return redirect(to: "\(Self.mailPath)?state=\(state)&done=\(changed ? (action == "retry" ? "retried" : "discarded") : "unchanged")")
     }
 
-    static func label(_ state: MailState) -> ConsoleText {
+    static func label(_ state: MailState, logsOnly: Bool) -> ConsoleText {
         switch state {
         case .queued: .mailQueued
-        case .sent: .mailSent
+        case .sent: logsOnly ? .mailLogged : .mailSent
         case .failed: .mailFailed
         }
     }

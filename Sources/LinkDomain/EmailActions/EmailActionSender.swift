@@ -31,7 +31,8 @@ struct EmailActionSender: Sendable {
             try await outbox.send(
                 MailComposer.Content(
                     kind: MailKind(request.requestType), language: request.languageCode, recipient: recipient, email: recipient.value,
-                    newEmail: request.requestType == .verifyAndChangeEmail ? request.email : nil, link: link))
+                    newEmail: request.requestType == .verifyAndChangeEmail ? request.email : nil, link: link,
+                    validForSeconds: links.codeLifetimeSeconds(request.requestType)))
         } catch {
             throw IdentityToolkitError(.internalError, detail: "the mail could not be stored", status: .serviceUnavailable)
         }

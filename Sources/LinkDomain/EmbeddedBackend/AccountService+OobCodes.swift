@@ -141,7 +141,7 @@ extension AccountService {
                 try outbox.prepare(
                     MailComposer.Content(
                         kind: MailKind(type), language: context.languageCode, recipient: recipient,
-                        email: email, newEmail: newEmail, link: link)))
+                        email: email, newEmail: newEmail, link: link, validForSeconds: self.settings.codeLifetimeSeconds)))
         }
         return IssuedCode(record: record, mails: mails)
     }

@@ -47,8 +47,11 @@ extension EmbeddedBackend {
         _ = try await service.sendOobCode(SendOobCodeRequest(requestType: type, email: email), Self.admin)
     }
 
-    /// Whether mails can be sent at all (a relay is configured).
-    var sendsMail: Bool { service.outbox != nil }
+    /// Whether mails are made at all: with a relay, or in development without one (logged, not sent).
+    var makesMail: Bool { service.outbox != nil }
+
+    /// Whether a mail made is only logged and listed (development without a relay).
+    var mailIsOnlyLogged: Bool { service.outbox?.logsOnly == true }
 
     private static let admin = CallContext(isAdmin: true)
 }

@@ -71,4 +71,42 @@ package enum MIMEEncoding {
         }
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// The words of quoted-printable `text`: soft breaks removed, `=XX` read back; a malformed
+    /// escape is kept as written (this reads our own mails, for the development log).
+    package static func decodeQuotedPrintable(_ text: Substring) -> String {
+        let bytes = Array(text.replacingOccurrences(of: "=\r\n", with: "").utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "="), index + 2 < bytes.count,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// The plain-text part of a message ``MailMessage/rendered()`` wrote, decoded: what the
+    /// development log shows instead of the raw message. Nil for any other shape.
+    package static func plainText(of message: String) -> String? {
+        let start = "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+        guard let begin = message.range(of: start), let end = message.range(of: "\r\n--=_linkdomain_", range: begin.upperBound..<message.endIndex)
+        else { return nil }
+        return decodeQuotedPrintable(message[begin.upperBound..<end.lowerBound])
+    }
 }

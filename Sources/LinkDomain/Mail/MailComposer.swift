@@ -48,6 +48,14 @@ public struct MailComposer: Sendable {
                 }
                 table.merge(parsed) { $1 }
             }
+            for key in SpokenDuration.Unit.allCases.map(Self.expiresIn) {
+                guard let message = table[key.rawValue] else { continue }
+                do {
+                    _ = try PluralMessage(message)
+                } catch {
+                    throw Problem(description: "locales/\(language).json: \(key.rawValue) is not a plural message (\(error))")
+                }
+            }
             strings[language] = table
         }
         self.templates = templates
@@ -69,6 +77,29 @@ public struct MailComposer: Sendable {
         public var newEmail: String?
         /// The action link; nil for the test mail.
         public var link: String?
+        /// How long the link works, when the backend says ("expires in 1 hour"); otherwise "expires soon".
+        public var validForSeconds: Int?
+
+        public init(
+            kind: MailKind, language: String?, recipient: MailAddress, email: String, newEmail: String?, link: String?, validForSeconds: Int? = nil
+        ) {
+            self.kind = kind
+            self.language = language
+            self.recipient = recipient
+            self.email = email
+            self.newEmail = newEmail
+            self.link = link
+            self.validForSeconds = validForSeconds
+        }
+    }
+
+    /// The sentence that says how long a link works, per unit.
+    static func expiresIn(_ unit: SpokenDuration.Unit) -> MailText {
+        switch unit {
+        case .minutes: .expiresInMinutes
+        case .hours: .expiresInHours
+        case .days: .expiresInDays
+        }
     }
 
     /// The mail for `content`, dated `now` (seconds).
@@ -76,9 +107,10 @@ public struct MailComposer: Sendable {
         let language = Languages.language(for: content.language)
         let english = strings["en"] ?? [:]
         let table = english.merging(strings[language] ?? [:]) { $1 }
-        func text(_ key: MailText) -> String {
-            (table[key.rawValue] ?? key.rawValue)
-                .replacingOccurrences(of: "{app}", with: appName)
+        func text(_ key: MailText, count: Int? = nil) -> String {
+            var raw = table[key.rawValue] ?? key.rawValue
+            if let count, let message = try? PluralMessage(raw) { raw = message.text(count, language: language) }
+            return raw.replacingOccurrences(of: "{app}", with: appName)
                 .replacingOccurrences(of: "{email}", with: content.email)
                 .replacingOccurrences(of: "{newEmail}", with: content.newEmail ?? "")
                 .replacingOccurrences(of: "{support}", with: branding.supportEmail ?? "")
@@ -91,9 +123,14 @@ public struct MailComposer: Sendable {
         ]
         if let link = content.link {
             values["link"] = link
-            values["button"] = texts.button.map(text) ?? ""
+            values["button"] = texts.button.map { text($0) } ?? ""
             values["buttonFallback"] = text(.buttonFallback)
-            values["expires"] = text(.expires)
+            values["expires"] =
+                if let duration = content.validForSeconds.flatMap(SpokenDuration.init(seconds:)) {
+                    text(Self.expiresIn(duration.unit), count: duration.count)
+                } else {
+                    text(.expires)
+                }
         }
         if let logo = branding.logoURL { values["logoURL"] = logo }
         if branding.supportEmail != nil { values["support"] = text(.support) }

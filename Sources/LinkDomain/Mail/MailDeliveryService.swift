@@ -10,7 +10,7 @@ import Synchronization
 /// Logs say how many and why, never an address, a code or a body.
 public final class MailDeliveryService: Service, Sendable {
     /// The relay, or nil in development without one: mails are then logged (links included, as the
-    /// emulator does) and count as sent.
+    /// emulator does) and listed as "logged, not sent".
     let client: SMTPClient?
     let queue: any MailQueueStore
     let clock: any WallClock
@@ -143,35 +143,38 @@ public final class MailDeliveryService: Service, Sendable {
             }
             return await deliver(batch.filter { MailAddress($0.sender) != nil && MailAddress($0.recipient) != nil })
         }
-        let outcomes: [SMTPDeliveryError?]
-        if let client {
-            outcomes = await client.deliver(outgoing, deadline: .now() + sessionDeadline)
-        } else {
+        guard let client else {
+            // Development without a relay: the mail is logged, its link readable, and listed as such.
             for mail in batch {
                 logger.info(
-                    "mail (no relay configured; development)",
+                    "mail logged, not sent (no relay in development: mail.smtpURL)",
                     metadata: [
                         "to": .string(mail.recipient), "kind": .string(mail.kind),
-                        "message": .string(mail.message),
+                        "text": .string(MIMEEncoding.plainText(of: mail.message) ?? mail.message),
                     ])
+                await record(mail, nil, note: Self.loggedNote)
             }
-            outcomes = Array(repeating: nil, count: batch.count)
+            return
         }
+        let outcomes = await client.deliver(outgoing, deadline: .now() + sessionDeadline)
         for (mail, outcome) in zip(batch, outcomes) { await record(mail, outcome) }
     }
+
+    /// What the console lists beside a mail that was logged instead of sent.
+    static let loggedNote = "Logged, not sent: no relay in development (mail.smtpURL)"
 
     /// A relay's reply as stored and logged: without addresses, links or codes (``RelayReply``).
     private func redacted(_ reason: String, _ mail: QueuedMail) -> String {
         RelayReply.redacted(reason, recipient: mail.recipient)
     }
 
-    private func record(_ mail: QueuedMail, _ outcome: SMTPDeliveryError?) async {
+    private func record(_ mail: QueuedMail, _ outcome: SMTPDeliveryError?, note: String? = nil) async {
         let now = clock.nowMilliseconds()
         do {
             switch outcome {
             case nil:
-                try await queue.markSent(id: mail.id, now: now)
-                metrics.mail("sent", kind: mail.kind)
+                try await queue.markSent(id: mail.id, now: now, note: note)
+                metrics.mail(note == nil ? "sent" : "logged", kind: mail.kind)
             case .permanent(let reason)?:
                 try await queue.markFailed(id: mail.id, reason: redacted(reason, mail), now: now)
                 metrics.mail("failed", kind: mail.kind)

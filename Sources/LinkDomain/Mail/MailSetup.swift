@@ -4,14 +4,12 @@ import Logging
 import NIOCore
 
 /// The mail machinery a configuration asks for: the outbox that stores mails and the service that
-/// delivers them. With a relay, both; in development without one, mails are logged instead of
-/// sent; in a deployment without one, none (the email action API says mail is not configured).
+/// delivers them. With a relay, both; in development without one, every mail is stored and listed
+/// as usual but logged instead of sent ("logged, not sent"); in a deployment without one, none
+/// (the email action API says mail is not configured).
 public struct MailSetup: Sendable {
     public let outbox: MailOutbox?
     public let delivery: MailDeliveryService?
-    /// Whether a relay really sends: the embedded backend mails its codes only then (otherwise it
-    /// logs their links, as the emulator does).
-    public let sendsMail: Bool
 
     public static func make(
         _ configuration: LinkDomainConfiguration, queue: any MailQueueStore, budgets: (any BudgetStore)? = nil,
@@ -19,7 +17,7 @@ public struct MailSetup: Sendable {
     ) throws -> MailSetup {
         let mail = configuration.mail
         guard mail.relay != nil || configuration.mode == .development, let sender = configuration.mailSender else {
-            return MailSetup(outbox: nil, delivery: nil, sendsMail: false)
+            return MailSetup(outbox: nil, delivery: nil)
         }
         let client = try mail.relay.map { try smtpClient(configuration, relay: $0) }
         let delivery = MailDeliveryService(
@@ -31,8 +29,9 @@ public struct MailSetup: Sendable {
         let outbox = MailOutbox(
             composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
             perRecipient: Budget(name: "mail-recipient", limit: mail.perRecipientPerHour, windowSeconds: 3600, shared: budgets, clock: clock),
-            perClient: Budget(name: "mail-client", limit: mail.perClientPerHour, windowSeconds: 3600, shared: budgets, clock: clock))
-        return MailSetup(outbox: outbox, delivery: delivery, sendsMail: client != nil)
+            perClient: Budget(name: "mail-client", limit: mail.perClientPerHour, windowSeconds: 3600, shared: budgets, clock: clock),
+            logsOnly: client == nil)
+        return MailSetup(outbox: outbox, delivery: delivery)
     }
 
     /// The relay's client as the configuration describes it.

@@ -106,9 +106,14 @@ struct PageBuilder: Sendable {
             page.inAppHelp = inAppHelp(inApp, platform: visitor.platform, strings: strings)
             page.pageURL = publicBaseURL + pathAndQuery
             page.copiedNote = strings[.linkCopied].replacingOccurrences(of: "{browser}", with: visitor.platform == .android ? "Chrome" : "Safari")
+            // One way to copy: "Copy link" (to paste into Safari or Chrome), not also "Copy the link and get the app".
+            page.handoffURL = nil
         }
         if appDidNotOpen { page.openURL = nil }
-        page.pressAndHold = !page.continueFirst && !appDidNotOpen && page.openURL == nil && page.inAppHelp == nil
+        if !page.continueFirst && !appDidNotOpen && page.openURL == nil && page.inAppHelp == nil {
+            // No pivot host: the app opens only from the mail's own link, by a long press there.
+            page.pressAndHold = strings[.landingNoPivot].replacingOccurrences(of: "{app}", with: appName)
+        }
         return page
     }
 
@@ -174,48 +179,6 @@ struct PageBuilder: Sendable {
         SocialPage(
             title: hints.socialTitle ?? fallbackTitle ?? router.publicHost, description: hints.socialDescription,
             imageURL: hints.socialImageURL.flatMap { WebAddress($0)?.scheme == "https" ? $0 : nil })
-    }
-
-    /// `?d=1`: how the link was understood, its parameters, and where the router sends each kind of device.
-    func debug(_ request: LinkRequest, strings: PageStrings) -> DebugPage {
-        let flows = router.debugFlows(linkQuery: request.linkQuery).map { flow in
-            DebugPage.Flow(platform: flow.platform.rawValue, outcome: Self.describe(flow.route, strings: strings))
-        }
-        let items = QueryString(request.linkQuery).items
-        var parameters = items.prefix(Self.debugParameters).map { DebugPage.Parameter(name: $0.name, value: $0.value) }
-        // A URL of thousands of parameters must not cost thousands of rows: the rest is counted.
-        if items.count > Self.debugParameters { parameters.append(DebugPage.Parameter(name: "…", value: "+\(items.count - Self.debugParameters)")) }
-        return DebugPage(title: strings[.debugTitle], shape: router.debugShape(request)?.rawValue, parameters: parameters, flows: flows)
-    }
-
-    /// The most parameters a debug page lists (a Dynamic Link has about twenty).
-    static let debugParameters = 40
-
-    static func describe(_ route: DebugFlow.Route, strings: PageStrings) -> String {
-        switch route {
-        case .action(let mode, let decision):
-            switch decision {
-            case .appLanding(let target): "\(strings[.debugAppLanding]) (\(target.name))"
-            case .continueToApp(let url): "\(strings[.debugRedirect]) \(url)"
-            case .webPage: mode.rawValue
-            case .signInInstructions: strings[.signinTitle]
-            case .botPage: strings[.debugSocial]
-            case .codeEnded(let ending): strings[ending == .expired ? .errorExpiredTitle : .errorInvalidTitle]
-            case .phoneOrComputer: strings[.phoneTitle]
-            }
-        case .dynamic(let previewFirst, let decision):
-            {
-                let final =
-                    switch decision {
-                    case .redirect(let url, _): "\(strings[.debugRedirect]) \(url)"
-                    case .socialPreview: strings[.debugSocial]
-                    case .refused, .previewPage: strings[.debugRefused]
-                    }
-                return previewFirst ? "\(strings[.debugPreview]) \(final)" : final
-            }()
-        case .notALink:
-            strings[.errorNotLinkTitle]
-        }
     }
 
     /// The form for the link's mode, with the link carried in hidden fields to the POST.

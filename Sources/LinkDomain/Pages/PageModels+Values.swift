@@ -61,7 +61,7 @@ extension LandingPage {
         visitor.text("title", title)
         visitor.text("body", body)
         visitor.flag("continueFirst", continueFirst)
-        visitor.flag("pressAndHold", pressAndHold)
+        visitor.text("pressAndHold", pressAndHold)
         visitor.text("openURL", openURL)
         visitor.text("storeURL", storeURL)
         visitor.text("storeLabel", storeLabel)

@@ -80,8 +80,8 @@ struct LandingPage: PageModel, Equatable {
     /// The browser finishes this link (every mode but sign-in): "Continue" (`webURL`) is the
     /// primary button and the app the second; for a sign-in, the app is primary.
     var continueFirst = false
-    /// No way into the app on this page and no other help: say how to open the mail's link in the app.
-    var pressAndHold = false
+    /// No way into the app on this page and no other help: how to open the mail's link in the app.
+    var pressAndHold: String?
     var openURL: String?
     var storeURL: String?
     var storeLabel: String?

@@ -83,16 +83,15 @@ public struct LinkDomainServices: Sendable {
         let mail = try MailSetup.make(configuration, queue: opened.mailQueue, budgets: opened.budgets, clock: clock, metrics: metrics, logger: logger)
         let pendingWork = PendingWork()
         let backend = OpenedBackend.open(
-            configuration, store: opened.store, clock: clock, outbox: mail.sendsMail ? mail.outbox : nil,
+            configuration, store: opened.store, clock: clock, outbox: mail.outbox,
             pendingWork: pendingWork, logger: logger)
         let assets = try configuration.publicDirectory.map(PageAssets.load(directory:)) ?? PageAssets.builtIn()
         let renderer = PageRenderer(assets: assets, branding: PageBranding(configuration))
-        // A brand colour for the buttons, in the light scheme (the dark one keeps its own, readable accent).
+        // A brand colour for buttons and links, in both schemes, shaded or tinted as far as contrast needs.
         let accent = configuration.branding.accentColor
         let stylesheet =
             assets.stylesheet
-            + (accent == LinkDomainConfiguration.Branding().accentColor
-                ? [] : Array("\n@media (prefers-color-scheme: light) { :root { --accent: \(accent); } }\n".utf8))
+            + (accent == LinkDomainConfiguration.Branding().accentColor ? [] : Array(("\n" + (AccentColors(accent)?.stylesheet ?? "")).utf8))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
         let certificates = try configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, metrics: metrics, logger: logger)

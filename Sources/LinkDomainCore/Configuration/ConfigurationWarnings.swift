@@ -32,6 +32,16 @@ public enum ConfigurationWarnings {
                 "branding.homeURL is not set: a page with nowhere else to lead (an action finished without a continue URL, "
                     + "an error) offers no \"Back to\" your website; set it to your app's website.")
         }
+        // iOS opens a universal link only from another domain: without a second host, a page on this
+        // one cannot offer "Open in the app" to an iPhone, only advice.
+        if !configuration.apple.apps.isEmpty, configuration.pivotBaseURL == nil {
+            let host = configuration.publicHost
+            let example = host.split(separator: ".").count > 2 ? "open." + host.split(separator: ".").dropFirst().joined(separator: ".") : "open." + host
+            warnings.append(
+                "pivotBaseURL is not set: iOS opens a universal link only when the tap leads to another domain, so an iPhone "
+                    + "that reaches a page on \(host) gets advice (press and hold the link in the email) instead of an \"Open in the app\" "
+                    + "button. Point a second host at this service, such as https://\(example), and set pivotBaseURL to it.")
+        }
         return warnings
     }
 }

@@ -51,6 +51,24 @@ package struct QueryString: Sendable, Equatable {
         }
     }
 
+    /// ``items`` as a person reads them on the debug page and in the console: the text a person wrote
+    /// into a Dynamic Link (`st`, `sd`, `utm_*`) with `+` as a space, as Google's servers read it;
+    /// every other value as written (docs/wire-formats.md, "Text parameters").
+    package var readableItems: [(name: String, value: String)] {
+        withBytes { bytes in
+            spans.map { span in
+                let name = Self.percentDecode(UnsafeBufferPointer(rebasing: bytes[span.name]))
+                let value = UnsafeBufferPointer(rebasing: bytes[span.value])
+                return (name, Self.isText(name) ? Self.formDecode(value) : Self.percentDecode(value))
+            }
+        }
+    }
+
+    /// The parameters that hold text a person wrote, read with `+` as a space.
+    package static func isText(_ name: String) -> Bool {
+        name == "st" || name == "sd" || name.hasPrefix("utm_")
+    }
+
     /// An `application/x-www-form-urlencoded` body's fields (`+` meaning a space); a pair without a
     /// name is skipped, a repeated name keeps its first value.
     @inlinable

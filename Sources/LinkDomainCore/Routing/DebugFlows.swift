@@ -24,7 +24,10 @@ extension LinkRouter {
     }
 
     /// The same decisions the link would get, for every kind of visitor in turn.
-    package func debugFlows(linkQuery: Substring) -> [DebugFlow] {
+    ///
+    /// - Parameter pathAndQuery: the path and query the visitor would ask for (the debug request's
+    ///   own, without `d=1`), which an Android intent opens in the app.
+    package func debugFlows(linkQuery: Substring, pathAndQuery: String) -> [DebugFlow] {
         let action = LinkParser.parse(path: "/", query: linkQuery)
         let dynamic = LinkParser.parseDynamicLink(query: linkQuery)
         return Platform.debugOrder.map { platform in
@@ -35,7 +38,7 @@ extension LinkRouter {
             guard var dynamic else { return DebugFlow(platform: platform, route: .notALink) }
             let previewFirst = !dynamic.hints.skipPreviewPage && platform.isMobile
             dynamic.hints.skipPreviewPage = true
-            return DebugFlow(platform: platform, route: .dynamic(previewFirst: previewFirst, decide(dynamic, visitor: visitor, pathAndQuery: "/")))
+            return DebugFlow(platform: platform, route: .dynamic(previewFirst: previewFirst, decide(dynamic, visitor: visitor, pathAndQuery: pathAndQuery)))
         }
     }
 }

@@ -33,6 +33,12 @@ package struct LinkRequest {
     package var ownPathAndQuery: String {
         "/" + requestPath.drop { $0 == "/" } + (requestQuery.map { "?\($0)" } ?? "")
     }
+
+    /// ``ownPathAndQuery`` without the debug page's `d` parameter: the request a visitor would make.
+    package var pathAndQueryWithoutDebug: String {
+        let kept = (requestQuery ?? "").split(separator: "&").filter { $0 != "d" && !$0.hasPrefix("d=") }
+        return "/" + requestPath.drop { $0 == "/" } + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+    }
 }
 
 /// Decides where every link goes: email actions, legacy Dynamic Links and short links alike.

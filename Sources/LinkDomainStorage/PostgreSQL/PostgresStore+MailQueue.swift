@@ -39,10 +39,10 @@ extension PostgresStore: MailQueueStore {
         }
     }
 
-    public func markSent(id: String, now: Int64) async throws(StoreError) {
+    public func markSent(id: String, now: Int64, note: String?) async throws(StoreError) {
         try await guarded {
             try await client.query(
-                "UPDATE mail_queue SET state = 'sent', message = NULL, claimed_until = NULL, last_error = NULL, finished_at = \(now) WHERE id = \(id)",
+                "UPDATE mail_queue SET state = 'sent', message = NULL, claimed_until = NULL, last_error = \(note), finished_at = \(now) WHERE id = \(id)",
                 logger: logger)
         }
     }

@@ -54,8 +54,9 @@ public protocol MailQueueStore: Sendable {
     /// Up to `limit` mails due at `now`, each claimed until `leaseUntil`: no other claim returns them
     /// before then, across replicas. A sender that dies holding them leaves them to the next claim.
     func claimDue(now: Int64, limit: Int, leaseUntil: Int64) async throws(StoreError) -> [QueuedMail]
-    /// Delivered: the message (and its code) is dropped.
-    func markSent(id: String, now: Int64) async throws(StoreError)
+    /// Delivered (or, in development without a relay, logged): the message (and its code) is
+    /// dropped. `note` is what the console shows beside it (why it was only logged).
+    func markSent(id: String, now: Int64, note: String?) async throws(StoreError)
     /// Given up: the relay refused it for good, or retries ran out. `reason` quotes the relay. The
     /// message stays, for a retry from the console.
     func markFailed(id: String, reason: String, now: Int64) async throws(StoreError)

@@ -36,11 +36,11 @@ extension SQLiteStore: MailQueueStore {
         }
     }
 
-    public func markSent(id: String, now: Int64) async throws(StoreError) {
+    public func markSent(id: String, now: Int64, note: String?) async throws(StoreError) {
         try await write { db in
             try db.execute(
-                sql: "UPDATE mailQueue SET state = 'sent', message = NULL, claimedUntil = NULL, lastError = NULL, finishedAt = ? WHERE id = ?",
-                arguments: [now, id])
+                sql: "UPDATE mailQueue SET state = 'sent', message = NULL, claimedUntil = NULL, lastError = ?, finishedAt = ? WHERE id = ?",
+                arguments: [note, now, id])
         }
     }
 

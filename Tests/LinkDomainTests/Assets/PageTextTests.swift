@@ -68,7 +68,7 @@ struct PageTextTests {
         ConfirmActionPage(title: "t", body: "b", button: "x", email: "e", newEmail: "n", fields: []),
         ResetPasswordPage(title: "t", email: "e", error: "r", fields: []),
         LandingPage(
-            title: "t", body: "b", continueFirst: true, pressAndHold: true, openURL: "o", storeURL: "s", storeLabel: "l", webURL: "w",
+            title: "t", body: "b", continueFirst: true, pressAndHold: "p", openURL: "o", storeURL: "s", storeLabel: "l", webURL: "w",
             inAppHelp: "h", pageURL: "p", copiedNote: "c", appArgument: "a"),
         LandingPage(title: "t", body: "b"),
         PreviewPage(title: "t", description: "d", continueURL: "c", openURL: "o", storeURL: "s", storeLabel: "l"),

@@ -40,11 +40,13 @@ struct MailConfigurationTests {
         }
     }
 
-    @Test("a brand colour reaches the pages' buttons in the light scheme; the default leaves the stylesheet as written")
+    @Test("a brand colour reaches the pages' buttons in both schemes (tinted for the dark one); the default leaves the stylesheet as written")
     func accentColor() async throws {
         let branded = try await Fixtures.services(##"{"branding": {"accentColor": "#AA3300"}}"##)
         let stylesheet = String(decoding: branded.immediate.stylesheet.body.map { Array($0.readableBytesView) } ?? [], as: UTF8.self)
-        #expect(stylesheet.hasSuffix("@media (prefers-color-scheme: light) { :root { --accent: #aa3300; } }\n"))
+        let colors = try #require(AccentColors("#aa3300"))
+        #expect(stylesheet.contains("@media (prefers-color-scheme: light) { :root { --accent: #aa3300; --accent-fg: #ffffff; } }\n"))
+        #expect(stylesheet.hasSuffix("@media (prefers-color-scheme: dark) { :root { --accent: \(colors.dark); --accent-fg: #121216; } }\n"))
         let plain = try await Fixtures.services(#"{}"#)
         #expect(plain.immediate.stylesheet.body.map { Array($0.readableBytesView) } == Array(PageAssets.builtInFiles["static/styles.css"]!.utf8))
     }

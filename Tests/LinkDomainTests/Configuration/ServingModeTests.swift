@@ -93,12 +93,22 @@ struct ServingModeTests {
 struct ConfigurationWarningsTests {
     @Test("a bundle ID that starts with a team ID is pointed out; a plain one is not")
     func teamPrefix() throws {
-        let pasted = try Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "ABCDE12345.com.example.app"}]}}"#)
+        let pasted = try Fixtures.load(
+            #"{"pivotBaseURL": "http://localhost:8080", "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "ABCDE12345.com.example.app"}]}}"#)
         let warnings = ConfigurationWarnings.of(pasted)
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("\"com.example.app\"") == true)
-        let plain = try Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}"#)
+        let plain = try Fixtures.load(
+            #"{"pivotBaseURL": "http://localhost:8080", "apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}"#)
         #expect(ConfigurationWarnings.of(plain).isEmpty)
+    }
+
+    @Test("an iPhone app without a pivot host is told why its pages cannot offer \"Open in the app\", and what to set")
+    func pivotHost() throws {
+        let configuration = try Fixtures.load(#"{"apple": {"apps": [{"teamID": "ABCDE12345", "bundleID": "com.example.app"}]}}"#)
+        let warning = try #require(ConfigurationWarnings.of(configuration).first { $0.hasPrefix("pivotBaseURL is not set") })
+        #expect(warning.contains("set pivotBaseURL"))
+        #expect(ConfigurationWarnings.of(try Fixtures.load("{}")).allSatisfy { !$0.hasPrefix("pivotBaseURL") })
     }
 
     @Test("a deployment without branding.homeURL is told that finished pages have no way back to its website")

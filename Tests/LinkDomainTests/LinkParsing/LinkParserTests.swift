@@ -92,6 +92,10 @@ struct LinkParserTests {
         #expect(hints.socialImageURL == "https://example.com/a+b.png" && hints.otherPlatformFallbackURL == "https://example.com/q?a=b+c")
         let utm = UTMValues(QueryString("utm_campaign=spring+sale&utm_source=news%2Bmail"))
         #expect(utm.campaign == "spring sale" && utm.source == "news+mail")
+        // What the debug page and the console list: the text as read, the URLs as written.
+        let listed = QueryString(Substring(query + "&utm_source=news+letter")).readableItems.map { "\($0.name)=\($0.value)" }
+        #expect(listed.contains("st=Spring sale") && listed.contains("sd=20% off now+") && listed.contains("utm_source=news letter"))
+        #expect(listed.contains("ofl=https://example.com/q?a=b+c") && listed.contains("si=https://example.com/a+b.png"))
     }
 
     @Test("a Dynamic Link wrapping a /__/auth/links link wrapping the action URL")

@@ -63,4 +63,44 @@ struct MailComposerTests {
         try "{{#broken}}".write(to: directory.appendingPathComponent("templates/sign-in.html.mustache"), atomically: true, encoding: .utf8)
         #expect(throws: MailComposer.Problem.self) { try Self.composer(overrides: directory.path) }
     }
+
+    @Test("the mail says how long its link works, in the recipient's grammar; without a known lifetime, \"soon\"")
+    func durations() throws {
+        let composer = try Self.composer()
+        func expiry(_ language: String, _ seconds: Int?) -> String {
+            composer.compose(
+                .init(
+                    kind: .resetPassword, language: language, recipient: MailAddress("a@example.com")!, email: "a@example.com",
+                    newEmail: nil, link: "https://l.example.com/x", validForSeconds: seconds), now: 0
+            ).text
+        }
+        #expect(expiry("en", 3600).contains("expires in 1 hour."))
+        #expect(expiry("en", 21_600).contains("expires in 6 hours."))
+        #expect(expiry("en", 259_200).contains("expires in 3 days."))
+        #expect(expiry("en", 900).contains("expires in 15 minutes."))
+        #expect(expiry("en", nil).contains("expires soon."))
+        #expect(expiry("ru", 3600).contains("через 1 час."))
+        #expect(expiry("ru", 7200).contains("через 2 часа."))
+        #expect(expiry("ru", 18_000).contains("через 5 часов."))
+        #expect(expiry("ru", 60).contains("через 1 минуту."))
+        #expect(expiry("it", 3600).contains("scade tra 1 ora."))
+        #expect(expiry("it", 7200).contains("scade tra 2 ore."))
+        for language in Languages.supported {
+            let text = expiry(language, 172_800)
+            #expect(text.contains("2") && !text.contains("{count") && !text.contains("#"), "\(language)")
+        }
+    }
+
+    @Test("a deployer's plural message that cannot be read stops the start, naming the file and key")
+    func malformedPluralOverride() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("locales"), withIntermediateDirectories: true)
+        try #"{"expires_in_hours": "in {count, plural, one {# hour}}"}"#.write(
+            to: directory.appendingPathComponent("locales/en.json"), atomically: true, encoding: .utf8)
+        #expect {
+            try Self.composer(overrides: directory.path)
+        } throws: { error in
+            "\(error)".contains("locales/en.json: expires_in_hours")
+        }
+    }
 }

@@ -26,7 +26,7 @@ struct MailQueueStoreTests {
             // Claimed: nobody else gets them before the lease ends, however often they ask.
             #expect(try await queue.claimDue(now: base + 500, limit: 1000, leaseUntil: base + 2000).filter { ids.contains($0.id) }.isEmpty)
 
-            try await queue.markSent(id: ids[0], now: base + 20)
+            try await queue.markSent(id: ids[0], now: base + 20, note: nil)
             try await queue.markFailed(id: ids[1], reason: "550 5.1.1 gone", now: base + 20)
             try await queue.reschedule(id: ids[2], at: base + 3000, reason: "connection refused")
             #expect(try await queue.state(id: ids[0])?.state == .sent)

@@ -37,7 +37,7 @@ struct PageStencilTests {
             ResetPasswordPage(title: text(&generator), email: maybe(&generator), error: maybe(&generator), fields: fields(&generator)),
             LandingPage(
                 title: text(&generator), body: text(&generator), continueFirst: Bool.random(using: &generator),
-                pressAndHold: Bool.random(using: &generator), openURL: maybe(&generator), storeURL: maybe(&generator),
+                pressAndHold: maybe(&generator), openURL: maybe(&generator), storeURL: maybe(&generator),
                 storeLabel: maybe(&generator), webURL: maybe(&generator), inAppHelp: maybe(&generator), pageURL: maybe(&generator),
                 copiedNote: maybe(&generator), appArgument: maybe(&generator), handoffURL: maybe(&generator)),
             PreviewPage(

@@ -149,7 +149,10 @@ struct ShortLinksTests {
             let debug = try await client.page(long + "&d=1")
             #expect(debug.status == .ok && debug.title == "Link preview")
             #expect(debug.html.contains("<dt>apn</dt><dd>com.example.app</dd>"))
-            #expect(debug.html.contains("<dt>desktop</dt><dd>redirect to https://example.com/p/3</dd>"))
+            #expect(debug.html.contains("<dt>Computer</dt><dd>Straight to https://example.com/p/3</dd>"))
+            // The Android target is the intent a phone would really get: this link, without `d=1`.
+            let escaped = long.replacingOccurrences(of: "&", with: "&amp;")
+            #expect(debug.html.contains("<dt>Android phone</dt><dd>A preview page; then: Straight to intent://links.example.com\(escaped)#Intent;"))
             #expect(debug.html.contains("&lt;b&gt;Bold"))
         }
     }
