@@ -7,7 +7,8 @@ import Synchronization
 
 /// Delivers the queue: claims the mails that are due (across replicas, each once), hands them to
 /// the relay, and records each outcome: sent, retried later with backoff, or failed for good.
-/// Logs say how many and why, never an address, a code or a body.
+/// Logs say how many and why, never an address, a code or a body (except in development without a
+/// relay, where the log is the mail: ``client``).
 public final class MailDeliveryService: Service, Sendable {
     /// The relay, or nil in development without one: mails are then logged (links included, as the
     /// emulator does) and listed as "logged, not sent".
