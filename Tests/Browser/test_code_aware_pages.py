@@ -196,13 +196,18 @@ def test_a_new_sign_in_link_is_the_same_kind_as_the_used_one(server):
 
 def test_accept_language_is_walked_in_order_and_the_links_language_comes_first(server):
     used = "/__/auth/action?apiKey=k&mode=resetPassword&oobCode=never-issued"
-    status, _, page = get(server, used, DESKTOP, accept_language="de,ru;q=0.9,it;q=0.8")
+    status, _, page = get(server, used, DESKTOP, accept_language="sw,ru;q=0.9,it;q=0.8")
     assert status == 400 and strings("ru")["error_invalid_title"] in page
     status, _, page = get(server, used + "&lang=it", DESKTOP, accept_language="ru")
     assert strings("it")["error_invalid_title"] in page
     # A language the pages do not speak gives way to the visitor's.
-    status, _, page = get(server, used + "&lang=de", DESKTOP, accept_language="ru")
+    status, _, page = get(server, used + "&lang=sw", DESKTOP, accept_language="ru")
     assert strings("ru")["error_invalid_title"] in page
+    # Firebase's regional tags reach the language by its fallbacks; Arabic runs right to left.
+    status, _, page = get(server, used + "&lang=es-MX", DESKTOP)
+    assert '<html lang="es-419" dir="ltr">' in page and strings("es-419")["error_invalid_title"] in page
+    status, _, page = get(server, used, DESKTOP, accept_language="ar-EG,en;q=0.5")
+    assert '<html lang="ar" dir="rtl">' in page and strings("ar")["error_invalid_title"] in page
 
 
 def test_an_ending_without_a_home_url_says_the_page_may_be_closed(server):

@@ -263,7 +263,7 @@ def test_action_page_gets_have_their_own_limit_and_a_branded_429(tmp_path):
         assert [status for status, _, _ in answers] == [400, 400, 400, 429, 429], answers
         status, headers, body = answers[3]
         assert headers["Content-Type"] == "text/html; charset=utf-8" and int(headers["Retry-After"]) >= 1
-        assert '<html lang="ru">' in body and "Слишком много попыток" in body
+        assert '<html lang="ru" dir="ltr">' in body and "Слишком много попыток" in body
     finally:
         server.stop()
 

@@ -56,7 +56,7 @@ public struct MailComposer: Sendable {
                     throw Problem(description: "locales/\(language).json: \(key.rawValue) is not a plural message (\(error))")
                 }
             }
-            strings[language] = table
+            strings[language] = Languages.isRightToLeft(language) ? Languages.isolatingPlaceholders(table) : table
         }
         self.templates = templates
         self.strings = strings
@@ -117,7 +117,7 @@ public struct MailComposer: Sendable {
         }
         let texts = content.kind.texts
         var values: [String: Any] = [
-            "lang": language, "appName": appName, "accentColor": branding.accentColor,
+            "lang": language, "dir": Languages.isRightToLeft(language) ? "rtl" : "ltr", "appName": appName, "accentColor": branding.accentColor,
             "subject": text(texts.subject), "heading": text(texts.heading), "greeting": text(.greeting),
             "body": text(texts.body), "notYou": text(.notYou), "sentBy": text(.sentBy),
         ]
@@ -140,6 +140,7 @@ public struct MailComposer: Sendable {
         }
         return MailMessage(
             sender: sender, recipient: content.recipient, subject: text(texts.subject), text: render("txt") + "\n",
-            html: render("html") + "\n", date: now, messageID: MailMessage.newMessageID(domain: sender.address.domain))
+            html: render("html") + "\n", date: now, messageID: MailMessage.newMessageID(domain: sender.address.domain),
+            language: language)
     }
 }

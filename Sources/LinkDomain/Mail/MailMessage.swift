@@ -12,8 +12,13 @@ public struct MailMessage: Sendable, Equatable {
     public var date: Int
     /// Unique, on the sender's domain (without the angle brackets).
     public var messageID: String
+    /// The language the mail is written in (`Content-Language`), a tag of ``Languages/supported``.
+    public var language: String?
 
-    public init(sender: MailSender, recipient: MailAddress, subject: String, text: String, html: String, date: Int, messageID: String) {
+    public init(
+        sender: MailSender, recipient: MailAddress, subject: String, text: String, html: String, date: Int, messageID: String,
+        language: String? = nil
+    ) {
         self.sender = sender
         self.recipient = recipient
         self.subject = subject
@@ -21,6 +26,7 @@ public struct MailMessage: Sendable, Equatable {
         self.html = html
         self.date = date
         self.messageID = messageID
+        self.language = language
     }
 
     /// A fresh Message-ID on `domain`: 144 random bits, so no two replicas ever make the same one.
@@ -39,6 +45,9 @@ public struct MailMessage: Sendable, Equatable {
             "Date: " + Self.date(date),
             "Message-ID: <\(messageID)>",
             "MIME-Version: 1.0",
+        ]
+        if let language { lines.append("Content-Language: " + language) }
+        lines += [
             "Content-Type: multipart/alternative; boundary=\"\(boundary)\"",
             // RFC 3834: no vacation replies to a machine's mail.
             "Auto-Submitted: auto-generated",

@@ -56,6 +56,9 @@ struct PageStrings: Sendable {
     /// The string for `text`; its key when no table has it (a custom `publicDirectory` with fewer
     /// strings: the built-in tables have every key, a test holds them to ``PageText``).
     subscript(_ text: PageText) -> String { table[text.rawValue] ?? text.rawValue }
+
+    /// `rtl` for Arabic, Persian and Hebrew, else `ltr`: the page's `dir`.
+    var direction: String { Languages.isRightToLeft(language) ? "rtl" : "ltr" }
 }
 
 /// Renders page models with the Mustache templates of ``PageAssets`` (`Public/templates`, compiled
@@ -157,11 +160,13 @@ public struct PageRenderer: Sendable {
 enum ConstantValues {
     /// The template with those tags filled, parsed; nil when it does not parse (the original serves).
     static func fill(_ source: String, strings: PageStrings, brand: [String: String]) -> MustacheTemplate? {
-        let filled = source.replacing(/\{\{(t\.[a-z_]+|lang|brand\.[A-Za-z]+)\}\}/) { match -> String in
+        let filled = source.replacing(/\{\{(t\.[a-z_]+|lang|dir|brand\.[A-Za-z]+)\}\}/) { match -> String in
             let name = match.output.1
             let value: String? =
                 if name == "lang" {
                     strings.language
+                } else if name == "dir" {
+                    strings.direction
                 } else if name.hasPrefix("t.") {
                     strings.table[String(name.dropFirst(2))]
                 } else {
@@ -198,6 +203,7 @@ private struct PageContext: MustacheParent {
         switch name {
         case "t": strings.table
         case "lang": strings.language
+        case "dir": strings.direction
         case "brand": brand
         default: page.child(named: name)
         }

@@ -1,19 +1,57 @@
-/// The languages the pages and mails speak, and how a request's language is chosen.
+/// The languages the pages and mails speak, and how a request's language is chosen
+/// (docs/design/languages.md).
 public enum Languages {
-    public static let supported = ["en", "ru", "vi", "it", "pt", "pt-PT", "tr"]
+    /// Firebase's template languages.
+    public static let supported = [
+        "en", "en-GB", "ar", "bg", "ca", "cs", "da", "de", "el", "es", "es-419", "fa", "fi", "fil", "fr", "he", "hi", "hr", "hu", "id", "it",
+        "ja", "ko", "lt", "lv", "nl", "no", "pl", "pt", "pt-PT", "ro", "ru", "sk", "sl", "sr", "sv", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
+    ]
 
-    /// The supported language for a `lang` parameter: `pt-PT` (and `pt_pt`) is European Portuguese,
-    /// `pt` and `pt-BR` Brazilian; otherwise the primary tag (`it-CH` → `it`), English when unsupported.
+    /// The languages written right to left.
+    public static let rightToLeft: Set<String> = ["ar", "fa", "he"]
+
+    /// Whether `language` (one of ``supported``) is written right to left.
+    public static func isRightToLeft(_ language: String) -> Bool { rightToLeft.contains(language) }
+
+    /// `table` with each `{placeholder}` between Unicode's first-strong isolate and its pop
+    /// (U+2068, U+2069): in right-to-left text an address, a link or an app's name filled in there
+    /// keeps its own direction and cannot reorder the words around it (`user@example.com` never
+    /// reads backwards). Invisible, and the same in a page, a mail's HTML and its plain text.
+    public static func isolatingPlaceholders(_ table: [String: String]) -> [String: String] {
+        table.mapValues { text in
+            text.replacing(/\{[A-Za-z]+\}/) { "\u{2068}" + $0.output + "\u{2069}" }
+        }
+    }
+
+    /// The supported language for a `lang` parameter (``spoken(_:)``), English when unsupported.
     public static func language(for code: String?) -> String {
         code.flatMap { spoken(Substring($0)) } ?? "en"
     }
 
-    /// The supported language a tag names, nil when the pages do not speak it.
+    /// The supported language a tag names, by its fallbacks (`es-MX` → `es-419`, `zh-HK` → `zh-TW`,
+    /// `pt-BR` → `pt`, `nb` → `no`, `iw` → `he`...; otherwise the primary tag, `it-CH` → `it`); nil
+    /// when the pages do not speak it. Case and `_` are folded.
     package static func spoken(_ tag: Substring) -> String? {
+        // A tag is at most a few short subtags: anything longer names nothing here.
+        guard tag.utf8.count <= 35 else { return nil }
         let parts = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
         guard let primary = parts.first.map(String.init) else { return nil }
-        if primary == "pt", parts.dropFirst().first == "pt" { return "pt-PT" }
-        return supported.contains(primary) ? primary : nil
+        let subtags = Set(parts.dropFirst().map(String.init))
+        switch primary {
+        case "pt":
+            return subtags.isEmpty || subtags.contains("br") ? "pt" : "pt-PT"
+        case "zh":
+            return subtags.isDisjoint(with: ["hant", "tw", "hk", "mo"]) ? "zh-CN" : "zh-TW"
+        case "es":
+            return subtags.isEmpty || subtags.contains("es") ? "es" : "es-419"
+        case "en":
+            return subtags.isDisjoint(with: ["gb", "uk", "ie", "au", "nz", "in", "za"]) ? "en" : "en-GB"
+        case "nb", "nn", "no": return "no"
+        case "iw": return "he"
+        case "tl": return "fil"
+        case "in": return "id"
+        default: return supported.contains(primary) ? primary : nil
+        }
     }
 
     /// The supported language a visitor's `Accept-Language` prefers: its tags walked by quality

@@ -32,6 +32,34 @@ struct PageTextTests {
         #expect(Set(languages) == Set(Languages.supported))
     }
 
+    @Test(
+        "every translation keeps the English string's placeholders, holds no control or direction character, and leaves no English sentence behind"
+    )
+    func translationsFaithful() throws {
+        func placeholders(_ text: String) -> [String] {
+            let plain = text.replacing(/\{count, plural,.*\}/.dotMatchesNewlines(), with: "{count}")
+            return Set(plain.matches(of: /\{([A-Za-z]+)\}/).map { String($0.output.1) }).sorted()
+        }
+        for folder in ["locales/", "mail/locales/"] {
+            let english = try JSONDecoder().decode([String: String].self, from: Data(PageAssets.builtInFiles[folder + "en.json"]!.utf8))
+            for language in Languages.supported where language != "en" {
+                let path = folder + language + ".json"
+                let table = try JSONDecoder().decode([String: String].self, from: Data(try #require(PageAssets.builtInFiles[path]).utf8))
+                var untranslated: [String] = []
+                for (key, text) in table {
+                    #expect(placeholders(text) == placeholders(english[key] ?? ""), "\(path) \(key)")
+                    let controls = text.unicodeScalars.filter {
+                        ($0.value < 0x20) || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value)
+                    }
+                    #expect(controls.isEmpty, "\(path) \(key) holds control characters")
+                    if text == english[key], text.count > 12 { untranslated.append(key) }
+                }
+                // British English is English; elsewhere only the debug page's short terms may match.
+                if language != "en-GB" { #expect(untranslated == [], "\(path) still English") }
+            }
+        }
+    }
+
     @Test("every {{t.key}} in the templates names a PageText")
     func templatesUseKnownKeys() throws {
         let assets = try PageAssets.builtIn()

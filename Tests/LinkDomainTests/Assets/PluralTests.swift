@@ -13,6 +13,17 @@ struct PluralTests {
         #expect([0, 1, 2, 1_000_000].map { Languages.pluralCategory($0, language: "pt-PT") } == [.other, .one, .other, .many])
         #expect([1, 7].map { Languages.pluralCategory($0, language: "vi") } == [.other, .other])
         #expect(Languages.pluralCategory(Int.min, language: "ru") == .many, "no trap on any number")
+        let arabic = [0, 1, 2, 3, 10, 11, 99, 100, 102, 111].map { Languages.pluralCategory($0, language: "ar") }
+        #expect(arabic == [.zero, .one, .two, .few, .few, .many, .many, .other, .other, .many])
+        #expect([1, 2, 5, 12, 22, 25].map { Languages.pluralCategory($0, language: "pl") } == [.one, .few, .many, .many, .few, .many])
+        #expect([1, 2, 5, 10, 11, 21].map { Languages.pluralCategory($0, language: "lt") } == [.one, .few, .few, .other, .other, .one])
+        #expect([0, 1, 2, 11, 21].map { Languages.pluralCategory($0, language: "lv") } == [.zero, .one, .other, .zero, .one])
+        #expect([1, 2, 19, 20, 101].map { Languages.pluralCategory($0, language: "ro") } == [.one, .few, .few, .other, .few])
+        #expect([1, 2, 3, 5, 101].map { Languages.pluralCategory($0, language: "sl") } == [.one, .two, .few, .other, .one])
+        #expect([1, 4, 6, 9, 10].map { Languages.pluralCategory($0, language: "fil") } == [.one, .other, .other, .other, .one])
+        #expect([0, 1, 2].map { Languages.pluralCategory($0, language: "fr") } == [.one, .one, .other])
+        #expect([1, 2, 3].map { Languages.pluralCategory($0, language: "he") } == [.one, .two, .other])
+        #expect([1, 3, 5].map { Languages.pluralCategory($0, language: "cs") } == [.one, .few, .other])
     }
 
     @Test("a plural message picks its form, fills # and keeps the words around it")

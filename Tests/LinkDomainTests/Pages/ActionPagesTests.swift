@@ -423,10 +423,15 @@ struct ActionPagesTests {
                 "pt": "Conclua o login", "tr": "Oturum açmayı tamamlayın", "pt-BR": "Conclua o login", "xx": "Finish signing in",
                 "pt-PT": "Conclua o início de sessão", "pt_pt": "Conclua o início de sessão",
             ]
+            // Right to left for Arabic, Persian and Hebrew.
+            for language in ["ar", "fa", "he", "iw"] {
+                let page = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K&lang=\(language)")
+                #expect(page.html.contains("<html lang=\"\(Languages.language(for: language))\" dir=\"rtl\">"), "\(language)")
+            }
             for (language, title) in expected {
                 let page = try await client.page("/__/auth/action?mode=signIn&oobCode=C&apiKey=K&lang=\(language)")
                 #expect(page.title.map(Page.unescape) == title, "\(language)")
-                #expect(page.html.contains("<html lang=\"\(Languages.language(for: language))\">"))
+                #expect(page.html.contains("<html lang=\"\(Languages.language(for: language))\" dir=\"ltr\">"))
             }
         }
     }

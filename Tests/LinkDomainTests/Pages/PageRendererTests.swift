@@ -11,7 +11,7 @@ struct PageRendererTests {
     static func plainRender(_ page: any PageModel, assets: PageAssets, strings: PageStrings, brand: [String: String]) -> String? {
         var library = MustacheLibrary()
         for (name, template) in assets.templates { library.register(template, named: name) }
-        var context: [String: Any] = ["t": strings.table, "lang": strings.language, "brand": brand]
+        var context: [String: Any] = ["t": strings.table, "lang": strings.language, "dir": strings.direction, "brand": brand]
         let values = PageValueTree(page)
         for child in Mirror(reflecting: page).children {
             guard let label = child.label, let value = values.child(named: label) else { continue }

@@ -192,24 +192,40 @@ struct RoutingDecisionTests {
 struct LanguageChoiceTests {
     @Test("Accept-Language is walked by quality value, in the order written among equals")
     func acceptLanguage() {
-        #expect(Languages.language(forAcceptLanguage: "de,ru") == "ru")
-        #expect(Languages.language(forAcceptLanguage: "de-CH, it;q=0.5, ru;q=0.9") == "ru")
+        #expect(Languages.language(forAcceptLanguage: "sw,ru") == "ru")
+        #expect(Languages.language(forAcceptLanguage: "sw-KE, it;q=0.5, ru;q=0.9") == "ru")
         #expect(Languages.language(forAcceptLanguage: "ru;q=0, it;q=0.1") == "it")
         #expect(Languages.language(forAcceptLanguage: "pt-PT,pt;q=0.9") == "pt-PT")
         #expect(Languages.language(forAcceptLanguage: "it;q=0.8, tr;q=0.8") == "it")
-        #expect(Languages.language(forAcceptLanguage: "de, fr;q=0.9") == "en")
+        #expect(Languages.language(forAcceptLanguage: "sw, eu;q=0.9") == "en")
         #expect(Languages.language(forAcceptLanguage: "ru;q=abc, it") == "it")
         #expect(Languages.language(forAcceptLanguage: ";, ,;q=1") == "en")
         #expect(Languages.language(forAcceptLanguage: nil) == "en")
         // A header of thousands of tags is read no further than its first few dozen.
-        #expect(Languages.language(forAcceptLanguage: String(repeating: "de,", count: 5000) + "ru") == "en")
+        #expect(Languages.language(forAcceptLanguage: String(repeating: "sw,", count: 5000) + "ru") == "en")
     }
 
     @Test("the link's own language first when the pages speak it, else the visitor's")
     func linkFirst() {
         #expect(Languages.language(preferring: "it", acceptLanguage: "ru") == "it")
-        #expect(Languages.language(preferring: "de", acceptLanguage: "ru") == "ru")
-        #expect(Languages.language(preferring: nil, acceptLanguage: "de,ru;q=0.5") == "ru")
+        #expect(Languages.language(preferring: "sw", acceptLanguage: "ru") == "ru")
+        #expect(Languages.language(preferring: nil, acceptLanguage: "sw,ru;q=0.5") == "ru")
+    }
+
+    @Test("a tag reaches the language the pages speak by its fallbacks, as Firebase's tags need")
+    func fallbacks() {
+        let cases: [(String, String)] = [
+            ("es-MX", "es-419"), ("es-419", "es-419"), ("es_ar", "es-419"), ("es-ES", "es"), ("es", "es"), ("zh-HK", "zh-TW"),
+            ("zh-Hant", "zh-TW"), ("zh-TW", "zh-TW"), ("zh", "zh-CN"), ("zh-CN", "zh-CN"), ("zh-Hans-SG", "zh-CN"), ("pt-BR", "pt"),
+            ("pt", "pt"), ("pt-PT", "pt-PT"), ("pt_pt", "pt-PT"), ("pt-AO", "pt-PT"), ("en-GB", "en-GB"), ("en-AU", "en-GB"),
+            ("en-US", "en"), ("nb", "no"), ("nn-NO", "no"), ("iw", "he"), ("tl", "fil"), ("in", "id"), ("de-CH", "de"), ("FR-ca", "fr"),
+            ("sr-Latn", "sr"), ("ar-EG", "ar"),
+        ]
+        for (tag, language) in cases { #expect(Languages.language(for: tag) == language, "\(tag)") }
+        #expect(Languages.language(for: "sw") == "en" && Languages.language(for: String(repeating: "a-", count: 100)) == "en")
+        #expect(Languages.supported.count == 42 && Set(Languages.supported).count == 42)
+        #expect(Languages.supported.filter(Languages.isRightToLeft).sorted() == ["ar", "fa", "he"])
+        #expect(Languages.language(forAcceptLanguage: "es-MX,es;q=0.9") == "es-419")
     }
 }
 

@@ -102,7 +102,7 @@ struct ServerTests {
                 #expect(response.status == .notFound)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")
                 #expect(response.headers[.cacheControl] == "no-store" && response.headers[.contentSecurityPolicy] != nil)
-                #expect(html.contains("<html lang=\"it\">") && html.contains("Pagina non trovata"))
+                #expect(html.contains("<html lang=\"it\" dir=\"ltr\">") && html.contains("Pagina non trovata"))
             }
         }
     }
