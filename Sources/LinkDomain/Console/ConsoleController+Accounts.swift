@@ -118,7 +118,7 @@ extension ConsoleController {
             case "send-reset", "send-verify":
                 guard embedded.makesMail, let email = user.email else { return redirect(to: "\(path)?done=no-relay") }
                 try await embedded.sendMail(action == "send-reset" ? .passwordReset : .verifyEmail, email: email)
-                done = embedded.mailIsOnlyLogged ? "logged" : "mailed"
+                done = configuration.mailIsOnlyLogged ? "logged" : "mailed"
             case "delete" where form["confirm"] == "yes":
                 try await embedded.deleteAccount(localID: id)
                 AuditLog.record(actor: session.actor, action: "account.delete", object: id, logger: context.logger)

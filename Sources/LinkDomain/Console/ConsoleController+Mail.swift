@@ -22,7 +22,7 @@ extension ConsoleController {
     private func mailList(_ request: Request, session: ConsoleSession, context: Context) async throws -> Response {
         let parameters = request.uri.queryParameters
         // In development without a relay every mail is logged, not sent: those are the ones to list first.
-        let logsOnly = mailIsOnlyLogged
+        let logsOnly = configuration.mailIsOnlyLogged
         let state = parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? (logsOnly ? .sent : .failed)
         let show = parameters["show"] == "1"
         let after = parameters["after"].flatMap(MailCursor.init(pageToken:))
@@ -68,9 +68,6 @@ extension ConsoleController {
             }
         return renderer.page("console-mail", title: renderer[.mail], chrome: chrome(session, .mail), values: values, notice: notice)
     }
-
-    /// Development without a relay: every mail is logged and listed, none sent.
-    var mailIsOnlyLogged: Bool { configuration.mode == .development && configuration.mail.relay == nil }
 
     private func mailAction(_ id: String, action: String, session: ConsoleSession, context: Context) async throws -> Response {
         guard id.utf8.count <= 100 else { throw HTTPError(.notFound) }

@@ -23,7 +23,7 @@ extension ConsoleController {
         var values: [String: Any] = [
             "mode": configuration.mode.rawValue, "started": RFC3339.readable(milliseconds: startedAt) + " UTC",
             "linkCount": String(linkCount), "mailSent": String(mail?.sent ?? 0),
-            "mailSentLabel": renderer[mailIsOnlyLogged ? .mailsLogged : .mailsSent], "mailQueued": String(mail?.queued ?? 0),
+            "mailSentLabel": renderer[configuration.mailIsOnlyLogged ? .mailsLogged : .mailsSent], "mailQueued": String(mail?.queued ?? 0),
             "mailFailed": String(mail?.failed ?? 0), "charts": charts, "hasCharts": !charts.isEmpty,
             "warnings": warnings, "hasWarnings": !warnings.isEmpty, "version": LinkDomainVersion.current,
             "codes": spent.map { ["mode": $0.key.rawValue, "count": String($0.value)] }, "hasCodes": !spent.isEmpty,

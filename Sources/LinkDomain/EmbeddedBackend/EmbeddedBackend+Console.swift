@@ -50,8 +50,5 @@ extension EmbeddedBackend {
     /// Whether mails are made at all: with a relay, or in development without one (logged, not sent).
     var makesMail: Bool { service.outbox != nil }
 
-    /// Whether a mail made is only logged and listed (development without a relay).
-    var mailIsOnlyLogged: Bool { service.outbox?.logsOnly == true }
-
     private static let admin = CallContext(isAdmin: true)
 }

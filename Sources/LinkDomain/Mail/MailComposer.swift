@@ -8,6 +8,9 @@ import Mustache
 public struct MailComposer: Sendable {
     let templates: [String: MustacheTemplate]
     let strings: [String: [String: String]]
+    /// Each language's "expires in N ..." sentences, read once here (the English ones stand in
+    /// for a language without its own).
+    let expiries: [String: [SpokenDuration.Unit: PluralMessage]]
     let sender: MailSender
     let branding: LinkDomainConfiguration.Branding
     let appName: String
@@ -39,6 +42,7 @@ public struct MailComposer: Sendable {
         }
         guard templates["action.html"] != nil, templates["action.txt"] != nil else { throw Problem(description: "the action templates are missing") }
         var strings: [String: [String: String]] = [:]
+        var expiries: [String: [SpokenDuration.Unit: PluralMessage]] = [:]
         for language in Languages.supported {
             var table: [String: String] = [:]
             for text in [PageAssets.builtInFiles["mail/locales/\(language).json"], directory.flatMap { _ in file("locales/\(language).json") }] {
@@ -48,18 +52,21 @@ public struct MailComposer: Sendable {
                 }
                 table.merge(parsed) { $1 }
             }
-            for key in SpokenDuration.Unit.allCases.map(Self.expiresIn) {
-                guard let message = table[key.rawValue] else { continue }
+            table = Languages.isolatingPlaceholders(table, language: language)
+            for unit in SpokenDuration.Unit.allCases {
+                let key = Self.expiresIn(unit).rawValue
+                guard let message = table[key] else { continue }
                 do {
-                    _ = try PluralMessage(message)
+                    expiries[language, default: [:]][unit] = try PluralMessage(message)
                 } catch {
-                    throw Problem(description: "locales/\(language).json: \(key.rawValue) is not a plural message (\(error))")
+                    throw Problem(description: "locales/\(language).json: \(key) is not a plural message (\(error))")
                 }
             }
-            strings[language] = Languages.isRightToLeft(language) ? Languages.isolatingPlaceholders(table) : table
+            strings[language] = table
         }
         self.templates = templates
         self.strings = strings
+        self.expiries = expiries
         self.sender = sender
         self.branding = branding
         self.appName = appName
@@ -107,27 +114,27 @@ public struct MailComposer: Sendable {
         let language = Languages.language(for: content.language)
         let english = strings["en"] ?? [:]
         let table = english.merging(strings[language] ?? [:]) { $1 }
-        func text(_ key: MailText, count: Int? = nil) -> String {
-            var raw = table[key.rawValue] ?? key.rawValue
-            if let count, let message = try? PluralMessage(raw) { raw = message.text(count, language: language) }
-            return raw.replacingOccurrences(of: "{app}", with: appName)
+        func filled(_ text: String) -> String {
+            text.replacingOccurrences(of: "{app}", with: appName)
                 .replacingOccurrences(of: "{email}", with: content.email)
                 .replacingOccurrences(of: "{newEmail}", with: content.newEmail ?? "")
                 .replacingOccurrences(of: "{support}", with: branding.supportEmail ?? "")
         }
+        func text(_ key: MailText) -> String { filled(table[key.rawValue] ?? key.rawValue) }
         let texts = content.kind.texts
         var values: [String: Any] = [
-            "lang": language, "dir": Languages.isRightToLeft(language) ? "rtl" : "ltr", "appName": appName, "accentColor": branding.accentColor,
+            "lang": language, "dir": Languages.direction(language), "appName": appName, "accentColor": branding.accentColor,
             "subject": text(texts.subject), "heading": text(texts.heading), "greeting": text(.greeting),
             "body": text(texts.body), "notYou": text(.notYou), "sentBy": text(.sentBy),
         ]
         if let link = content.link {
             values["link"] = link
-            values["button"] = texts.button.map { text($0) } ?? ""
+            values["button"] = texts.button.map(text) ?? ""
             values["buttonFallback"] = text(.buttonFallback)
+            let duration = content.validForSeconds.flatMap(SpokenDuration.init(seconds:))
             values["expires"] =
-                if let duration = content.validForSeconds.flatMap(SpokenDuration.init(seconds:)) {
-                    text(Self.expiresIn(duration.unit), count: duration.count)
+                if let duration, let message = expiries[language]?[duration.unit] ?? expiries["en"]?[duration.unit] {
+                    filled(message.text(duration.count, language: language))
                 } else {
                     text(.expires)
                 }

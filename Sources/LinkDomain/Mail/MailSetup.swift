@@ -30,7 +30,7 @@ public struct MailSetup: Sendable {
             composer: composer, signer: signer, queue: queue, clock: clock, metrics: metrics, stored: { delivery.nudge() },
             perRecipient: Budget(name: "mail-recipient", limit: mail.perRecipientPerHour, windowSeconds: 3600, shared: budgets, clock: clock),
             perClient: Budget(name: "mail-client", limit: mail.perClientPerHour, windowSeconds: 3600, shared: budgets, clock: clock),
-            logsOnly: client == nil)
+            logsOnly: configuration.mailIsOnlyLogged)
         return MailSetup(outbox: outbox, delivery: delivery)
     }
 

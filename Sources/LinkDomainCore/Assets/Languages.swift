@@ -13,12 +13,17 @@ public enum Languages {
     /// Whether `language` (one of ``supported``) is written right to left.
     public static func isRightToLeft(_ language: String) -> Bool { rightToLeft.contains(language) }
 
-    /// `table` with each `{placeholder}` between Unicode's first-strong isolate and its pop
-    /// (U+2068, U+2069): in right-to-left text an address, a link or an app's name filled in there
-    /// keeps its own direction and cannot reorder the words around it (`user@example.com` never
-    /// reads backwards). Invisible, and the same in a page, a mail's HTML and its plain text.
-    public static func isolatingPlaceholders(_ table: [String: String]) -> [String: String] {
-        table.mapValues { text in
+    /// `language`'s HTML `dir`: `rtl` or `ltr`.
+    public static func direction(_ language: String) -> String { isRightToLeft(language) ? "rtl" : "ltr" }
+
+    /// `language`'s string table as pages and mails use it: for a right-to-left language, each
+    /// `{placeholder}` between Unicode's first-strong isolate and its pop (U+2068, U+2069), so that
+    /// an address, a link or an app's name filled in there keeps its own direction and cannot
+    /// reorder the words around it (`user@example.com` never reads backwards). Invisible, and the
+    /// same in a page, a mail's HTML and its plain text. Other languages' tables as written.
+    public static func isolatingPlaceholders(_ table: [String: String], language: String) -> [String: String] {
+        guard isRightToLeft(language) else { return table }
+        return table.mapValues { text in
             text.replacing(/\{[A-Za-z]+\}/) { "\u{2068}" + $0.output + "\u{2069}" }
         }
     }

@@ -83,7 +83,7 @@ public struct PageAssets: Sendable {
             guard let table = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
                 throw Problem(description: "\(origin): \(path) is not a JSON object of strings")
             }
-            strings[language] = Languages.isRightToLeft(language) ? Languages.isolatingPlaceholders(table) : table
+            strings[language] = Languages.isolatingPlaceholders(table, language: language)
         }
         guard let stylesheet = file("static/styles.css") else { throw Problem(description: "\(origin) lacks static/styles.css") }
         self.stylesheet = Array(stylesheet.utf8)

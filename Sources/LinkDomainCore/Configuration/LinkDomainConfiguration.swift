@@ -179,6 +179,10 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         server.forceDevelopmentMode || isLoopbackOnly ? .development : .deployment
     }
 
+    /// Development without a relay (`mail.smtpURL`): every mail is made, stored and listed, and
+    /// logged instead of sent (docs/mail.md).
+    public var mailIsOnlyLogged: Bool { mode == .development && mail.relay == nil }
+
     /// Development mode was forced on a configuration that reaches beyond this machine.
     public var isDevelopmentForced: Bool { server.forceDevelopmentMode && !isLoopbackOnly }
 
