@@ -58,7 +58,7 @@ struct PageStrings: Sendable {
     subscript(_ text: PageText) -> String { table[text.rawValue] ?? text.rawValue }
 
     /// `rtl` for Arabic, Persian and Hebrew, else `ltr`: the page's `dir`.
-    var direction: String { Languages.isRightToLeft(language) ? "rtl" : "ltr" }
+    var direction: String { Languages.direction(language) }
 }
 
 /// Renders page models with the Mustache templates of ``PageAssets`` (`Public/templates`, compiled
@@ -70,7 +70,7 @@ public struct PageRenderer: Sendable {
     /// strings, `lang`, the deployment's branding) already written in: rendering a page then
     /// looks up and escapes only the page's own values (the profile showed the lookups and the
     /// escaping of the constant strings as most of a landing page's time, BENCHMARKS.md).
-    let libraries: [String: MustacheLibrary]
+    let libraries: PageLibraries
     /// Each language's strings, English filling its gaps: merged once, not per page.
     let tables: [String: PageStrings]
     /// What every page shows of the deployment: `{{brand.appName}}`, `{{brand.logoURL}}` ...
@@ -86,19 +86,11 @@ public struct PageRenderer: Sendable {
         let english = assets.strings["en"] ?? [:]
         let brand = branding.values
         var tables: [String: PageStrings] = [:]
-        var libraries: [String: MustacheLibrary] = [:]
         for language in Set(assets.strings.keys).union(Languages.supported) {
-            let strings = PageStrings(language: language, table: english.merging(assets.strings[language] ?? [:]) { $1 })
-            tables[language] = strings
-            var library = MustacheLibrary()
-            for (name, template) in assets.templates {
-                let filled = assets.templateSources[name].flatMap { ConstantValues.fill($0, strings: strings, brand: brand) }
-                library.register(filled ?? template, named: name)
-            }
-            libraries[language] = library
+            tables[language] = PageStrings(language: language, table: english.merging(assets.strings[language] ?? [:]) { $1 })
         }
         self.tables = tables
-        self.libraries = libraries
+        libraries = PageLibraries(assets: assets, brand: brand)
         self.brand = brand
         stencilsHold = !assets.templateSources.values.contains { $0.contains("{{>*") || $0.contains("{{<*") }
     }
@@ -150,7 +142,8 @@ public struct PageRenderer: Sendable {
     /// The page through Mustache: the model's values by name, plus `t` (the strings), `lang` and `brand`.
     private func mustache(_ page: some PageModel, texts: PageValueTree.Texts, strings: PageStrings) -> String {
         let context = PageContext(page: PageValueTree(page, texts: texts), strings: strings, brand: brand)
-        return (libraries[strings.language] ?? libraries["en"])?.render(context, withTemplate: type(of: page).template)
+        // A language without a table of its own (a custom `publicDirectory`) takes English's templates.
+        return (tables[strings.language] ?? tables["en"]).map { libraries.library($0) }?.render(context, withTemplate: type(of: page).template)
             ?? "<!doctype html><title>LinkDomain</title><p>Page unavailable.</p>"
     }
 }
