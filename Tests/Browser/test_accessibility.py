@@ -1,6 +1,6 @@
 """Every page state checked by axe-core (the engine `axe-selenium-python` bundles) in headless
-Chromium: no WCAG A or AA violation, in light and dark, on a phone and a desktop, in English
-and Russian. JavaScript is on, as in people's browsers (the pages' own script shows "Show passwords" and
+Chromium: no WCAG A or AA violation, in light and dark, on a phone and a desktop, in English,
+Russian and Arabic (right to left); every other language's key pages in test_languages_in_browser.py. JavaScript is on, as in people's browsers (the pages' own script shows "Show passwords" and
 "Copy link"), and so that axe can run."""
 
 import json
@@ -102,7 +102,7 @@ def act(driver, step):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("language", ["en", "ru"])
+@pytest.mark.parametrize("language", ["en", "ru", "ar"])
 def test_no_wcag_violation_on_any_page(server, scheme, language):
     failures = []
     for name, agent, url, step in page_states(server):

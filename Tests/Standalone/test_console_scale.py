@@ -31,7 +31,7 @@ def check(base, expected_clicks):
     assert f'<span class="fact-value">{scale.LINKS}</span>' in overview
     # Every CLICK of the last 30 days, summed over the platforms' tables.
     counted = 0
-    for table in re.findall(r"<table><caption>Clicks per day on .*?</table>", overview, re.S):
+    for table in re.findall(r"<table><caption>Clicks per day \(.*?</table>", overview, re.S):
         header = re.findall(r'<th scope="col" class="number">([A-Z_]+)</th>', table)
         if "CLICK" not in header:
             continue

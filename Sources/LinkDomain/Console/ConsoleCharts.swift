@@ -40,7 +40,7 @@ enum ConsoleCharts {
                 ])
             }
         }
-        let platformName = platform.map(name) ?? renderer[.allPlatforms]
+        let platformName = platform.map { name($0, renderer: renderer) } ?? renderer[.allPlatforms]
         return [
             "caption": renderer.format(.clicksChartCaption, ["platform": platformName]),
             "tableLabel": renderer.format(.clicksTableCaption, ["platform": platformName]),
@@ -55,13 +55,14 @@ enum ConsoleCharts {
         ]
     }
 
-    static func name(_ platform: Platform) -> String {
+    /// A platform as the console names it in the operator's language (the devices' own names aside).
+    static func name(_ platform: Platform, renderer: ConsoleRenderer) -> String {
         switch platform {
         case .iOS: "iPhone"
         case .iPadOS: "iPad"
         case .android: "Android"
-        case .desktop: "Computers"
-        case .bot: "Crawlers and previews"
+        case .desktop: renderer[.deviceDesktop]
+        case .bot: renderer[.deviceCrawler]
         }
     }
 }

@@ -165,7 +165,8 @@ extension ConsoleController {
         let link = LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: Substring("/" + record.suffix), requestQuery: nil)
         return visitors.map { device, agent in
             let answer = router.answer(
-                link, visitor: PlatformClassifier.classify(userAgent: agent), method: .get, isShortLink: true, acceptLanguage: "en", facts: .unknown)
+                link, visitor: PlatformClassifier.classify(userAgent: agent), method: .get, isShortLink: true, acceptLanguage: ConsoleRenderer.language,
+                facts: .unknown)
             let goesTo =
                 switch answer.reply {
                 case .redirect(_, let location): renderer.format(.goesRedirect, ["link": location])

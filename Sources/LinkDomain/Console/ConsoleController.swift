@@ -29,12 +29,14 @@ struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
     static var base: String { RoutePaths.console }
 
     var routes: RouteCollection<Context> {
-        let routes = RouteCollection(context: Context.self)
-        routes.get(RouterPath("\(Self.base)/console.css")) { _, _ in
+        let all = RouteCollection(context: Context.self)
+        all.get(RouterPath("\(Self.base)/console.css")) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ConsoleRenderer.stylesheet))
         }
+        // Every page in the operator's language, the sign-in page and refusals included.
+        let routes = all.group().add(middleware: ConsoleLanguageMiddleware(router: router))
         routes.get(RouterPath("\(Self.base)/sign-in")) { request, _ in try await signInPage(request) }
         routes.post(RouterPath("\(Self.base)/sign-in")) { request, context in try await signIn(request, context: context) }
         // Everything else needs a session, and a change its form's token: the group's middleware
@@ -59,7 +61,7 @@ struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
         addMailRoutes(to: guarded)
         addAccountRoutes(to: guarded)
         addAssociationRoutes(to: guarded)
-        return routes
+        return all
     }
 
     // MARK: Access

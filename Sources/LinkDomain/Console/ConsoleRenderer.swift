@@ -33,10 +33,21 @@ struct ConsoleChrome: Sendable {
 /// The console's pages: its own templates and strings (`Public/console/`, built into the binary;
 /// a custom `publicDirectory` restyles the pages people see, not the operators' console), in the
 /// pages' stylesheet with the console's additions. Every value goes through `{{ }}`, which escapes it.
+///
+/// The console speaks the operator's language as the pages speak a visitor's (`Accept-Language`,
+/// then `pages.defaultLanguage`; docs/design/languages.md): ``ConsoleLanguageMiddleware`` chooses it
+/// once per request, and every string and page of that request's task is in it.
 struct ConsoleRenderer: Sendable {
     let library: MustacheLibrary
-    let strings: [String: String]
+    /// Each language's table, English's keys filled in where a table lacks one.
+    let tables: [String: [String: String]]
     let appName: String
+
+    /// The language of the request this task serves.
+    @TaskLocal static var language = "en"
+
+    /// The strings of the request's language.
+    var strings: [String: String] { tables[Self.language] ?? tables["en"] ?? [:] }
 
     init(appName: String) {
         var templates: [String: MustacheTemplate] = [:]
@@ -46,7 +57,15 @@ struct ConsoleRenderer: Sendable {
             if let template = try? MustacheTemplate(string: source) { templates[String(path.dropFirst(prefix.count).dropLast(suffix.count))] = template }
         }
         library = MustacheLibrary(templates: templates)
-        strings = PageAssets.builtInFiles["console/locales/en.json"].flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+        func table(_ language: String) -> [String: String] {
+            PageAssets.builtInFiles["console/locales/\(language).json"].flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+        }
+        let english = table("en")
+        var tables: [String: [String: String]] = [:]
+        for language in Languages.supported {
+            tables[language] = english.merging(Languages.isolatingPlaceholders(table(language), language: language)) { $1 }
+        }
+        self.tables = tables
         self.appName = appName
     }
 
@@ -68,6 +87,8 @@ struct ConsoleRenderer: Sendable {
     ) -> Response {
         var object = values
         object["t"] = strings
+        object["lang"] = Self.language
+        object["dir"] = Languages.direction(Self.language)
         object["title"] = title
         object["appName"] = appName
         if let notice { object["notice"] = notice }
@@ -93,5 +114,16 @@ struct ConsoleRenderer: Sendable {
         if let token = chrome.signOutToken { object["signOut"] = token }
         let html = library.render(object, withTemplate: template) ?? ""
         return Response(status: status, headers: Self.headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+/// Chooses the console's language for each request: the operator's `Accept-Language`, else
+/// `pages.defaultLanguage`, as the pages do.
+struct ConsoleLanguageMiddleware<Context: RequestContext>: RouterMiddleware {
+    let router: LinkRouter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let language = router.language(preferring: nil, acceptLanguage: request.headers[.acceptLanguage])
+        return try await ConsoleRenderer.$language.withValue(language) { try await next(request, context) }
     }
 }

@@ -34,6 +34,7 @@ extension AccountService {
             displayName: request.displayName, photoURL: request.photoURL,
             disabled: context.isAdmin ? (request.disabled ?? false) : false,
             createdAt: now, lastLoginAt: context.isAdmin ? nil : now, validSince: now / 1000)
+        user.languageCode = context.spokenLanguage
         if context.isAdmin {
             user.phoneNumber = try request.phoneNumber.map(AccountAttributes.phoneNumber)
             user.customAttributes = try request.customAttributes.flatMap(AccountAttributes.customClaims)
@@ -126,7 +127,7 @@ extension AccountService {
             // As Firebase mails the old address a way to undo the change, stored with the change.
             notices.append(
                 try await recoverNotice(
-                    to: oldEmail, newEmail: newEmail, user: user, language: nil,
+                    to: oldEmail, newEmail: newEmail, user: user, language: context.languageCode,
                     client: context.isAdmin ? "" : context.clientAddress, admission: admission))
         }
         // The new session is stored with the change: a fault cannot end every session and leave none.

@@ -16,7 +16,10 @@ extension AccountService {
 
         var email: String
         var newEmail: String?
-        var localID: String?
+        var account: UserRecord?
+        // Only the account's own signed-in app may set the language its mails speak: anyone may ask
+        // for a reset or a sign-in link, and must not change what the account's next mails say.
+        var signedIn = false
         switch type {
         case .passwordReset, .emailSignIn:
             guard let raw = request.email else { throw IdentityToolkitError.missingEmail }
@@ -31,7 +34,7 @@ extension AccountService {
                 return GetOobConfirmationCodeResponse(email: email)
             }
             let user = try await store.user(tenantID: context.tenantID, email: email)
-            localID = user?.localID
+            account = user
             if type == .passwordReset && user == nil {
                 // With enumeration protection a client learns nothing; an admin asked for a link and must hear why there is none.
                 if hidesAccounts && !context.isAdmin {
@@ -43,6 +46,7 @@ extension AccountService {
             let user: UserRecord
             if let idToken = request.idToken {
                 user = try await authenticatedUser(idToken: idToken, context: context)
+                signedIn = true
             } else if context.isAdmin, let raw = request.email {
                 guard let found = try await store.user(tenantID: context.tenantID, email: try normalizedEmail(raw)) else {
                     throw IdentityToolkitError.userNotFound
@@ -53,7 +57,7 @@ extension AccountService {
             }
             guard let userEmail = user.email else { throw IdentityToolkitError.missingEmail }
             email = userEmail
-            localID = user.localID
+            account = user
             if type == .verifyAndChangeEmail {
                 guard let raw = request.newEmail else { throw IdentityToolkitError(.missingNewEmail) }
                 let target = try normalizedEmail(raw)
@@ -70,7 +74,7 @@ extension AccountService {
         // An admin who asks for the link sends the mail itself.
         if type == .verifyEmail || type == .verifyAndChangeEmail { try await admitMail(to: email, unless: returnLink, context) }
         let record = try await issueCode(
-            type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context,
+            type, email: email, newEmail: newEmail, account: account, recordingLanguage: signedIn, settings: settings, context: context,
             mailed: !returnLink)
         var response = GetOobConfirmationCodeResponse(email: type == .verifyAndChangeEmail ? (newEmail ?? email) : email)
         if returnLink {
@@ -84,7 +88,7 @@ extension AccountService {
     private func mailReset(to email: String, settings: ActionCodeSettings, context: CallContext) async {
         do {
             guard let user = try await store.user(tenantID: context.tenantID, email: email) else { return }
-            _ = try await issueCode(.passwordReset, email: email, newEmail: nil, localID: user.localID, settings: settings, context: context)
+            _ = try await issueCode(.passwordReset, email: email, newEmail: nil, account: user, settings: settings, context: context)
         } catch {
             logger.error("password reset not sent", metadata: ["error": .string(String(describing: type(of: error)))])
         }
@@ -109,12 +113,28 @@ extension AccountService {
     }
 
     /// Makes a code and its mail (unless not `mailed`) in one commit: neither exists without the other.
+    ///
+    /// The mail speaks the request's language, else the language `account` last asked in. When
+    /// `recordingLanguage` (the account's own signed-in app asks), a language spoken here is
+    /// recorded on the account in the same commit.
     func issueCode(
-        _ type: OobRequestType, email: String, newEmail: String?, localID: String?, settings: ActionCodeSettings,
-        context: CallContext, mailed: Bool = true
+        _ type: OobRequestType, email: String, newEmail: String?, account: UserRecord?, recordingLanguage: Bool = false,
+        settings: ActionCodeSettings, context: CallContext, mailed: Bool = true
     ) async throws -> OobCodeRecord {
-        let issued = try newCode(type, email: email, newEmail: newEmail, localID: localID, settings: settings, context: context, mailed: mailed)
-        try await commit(AuthWrites(), issuing: [issued])
+        var context = context
+        var writes = AuthWrites()
+        if let account {
+            if recordingLanguage, let spoken = context.spokenLanguage, spoken != account.languageCode {
+                var updated = account
+                updated.languageCode = spoken
+                writes.updatedUsers = [AuthWrites.Update(updated, readAs: account)]
+            } else if context.spokenLanguage == nil, let stored = account.languageCode {
+                context.languageCode = stored
+            }
+        }
+        let issued = try newCode(
+            type, email: email, newEmail: newEmail, localID: account?.localID, settings: settings, context: context, mailed: mailed)
+        try await commit(writes, issuing: [issued])
         return issued.record
     }
 
@@ -129,7 +149,7 @@ extension AccountService {
         let encoder = ActionLinkEncoder(baseURL: self.settings.publicBaseURL)
         let parameters = ActionLinkEncoder.Parameters(
             apiKey: self.settings.apiKey, mode: type.mode.rawValue, oobCode: code, continueURL: settings.continueURL,
-            languageCode: context.languageCode, tenantID: context.tenantID.isEmpty ? nil : context.tenantID)
+            languageCode: context.languageCode ?? self.settings.defaultLanguage, tenantID: context.tenantID.isEmpty ? nil : context.tenantID)
         let link = settings.opensInApp ? encoder.appLink(parameters) : encoder.actionURL(parameters)
         let record = OobCodeRecord(
             code: code, projectID: self.settings.projectID, tenantID: context.tenantID, requestType: type, email: email,
@@ -140,7 +160,7 @@ extension AccountService {
             mails.append(
                 try outbox.prepare(
                     MailComposer.Content(
-                        kind: MailKind(type), language: context.languageCode, recipient: recipient,
+                        kind: MailKind(type), language: context.languageCode ?? self.settings.defaultLanguage, recipient: recipient,
                         email: email, newEmail: newEmail, link: link, validForSeconds: self.settings.codeLifetimeSeconds)))
         }
         return IssuedCode(record: record, mails: mails)

@@ -116,6 +116,7 @@ extension AccountService {
     /// changing client's): changes in a row cannot bury a victim in notices. Over budget the code
     /// is still made (an earlier notice's link undoes the first change).
     /// `admission` decides once per request, however often a lost race runs the operation again.
+    /// The notice speaks `language`, else the account's own.
     func recoverNotice(
         to oldEmail: String, newEmail: String, user: UserRecord, language: String?, client: String,
         admission: MailAdmission
@@ -124,7 +125,7 @@ extension AccountService {
         if let outbox { mailed = await admission.decide { await outbox.admit(oldEmail, client: client) } }
         return try newCode(
             .recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID, settings: ActionCodeSettings(),
-            context: CallContext(tenantID: user.tenantID, languageCode: language), mailed: mailed)
+            context: CallContext(tenantID: user.tenantID, languageCode: language ?? user.languageCode), mailed: mailed)
     }
 }
 

@@ -20,6 +20,9 @@ package struct CallContext: Sendable {
         self.languageCode = languageCode
         self.clientAddress = clientAddress
     }
+
+    /// The request's language when the pages and mails speak it (docs/design/languages.md).
+    var spokenLanguage: String? { languageCode.flatMap { Languages.spoken(Substring($0)) } }
 }
 
 /// The Identity-Toolkit-compatible account operations of the embedded backend.

@@ -22,6 +22,7 @@ public struct EmbeddedBackend: Sendable {
         settings.mode = configuration.mode
         settings.clientAPIKeys = configuration.backend.clientAPIKeys
         settings.adminKeys = configuration.backend.adminKeys
+        settings.defaultLanguage = configuration.defaultLanguage
         settings.serviceAccount = configuration.backend.serviceAccount
         service = AccountService(
             settings: settings, store: store, tokens: TokenIssuer(store: store, projectID: settings.projectID),

@@ -24,6 +24,9 @@ public struct EmbeddedBackendSettings: Sendable {
     public var clientAPIKeys: [String] = []
     /// The bearer tokens a deployment accepts on admin calls.
     public var adminKeys: [String] = []
+    /// The `lang` of links and the language of mails asked for in none, by an account that never
+    /// named one (`pages.defaultLanguage`; Firebase's project template language).
+    public var defaultLanguage = "en"
     /// scrypt's cost for new password hashes (existing hashes keep their own).
     package var passwordHashRounds = PasswordHasher.defaultRounds
 

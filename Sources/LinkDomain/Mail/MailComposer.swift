@@ -14,6 +14,8 @@ public struct MailComposer: Sendable {
     let sender: MailSender
     let branding: LinkDomainConfiguration.Branding
     let appName: String
+    /// The language of a mail asked in none spoken here (`pages.defaultLanguage`).
+    let defaultLanguage: String
 
     /// Why the templates cannot be used.
     public struct Problem: Error, CustomStringConvertible {
@@ -21,7 +23,10 @@ public struct MailComposer: Sendable {
     }
 
     /// The built-in templates and strings, each replaced by its file in `overrides` when there is one.
-    public init(sender: MailSender, appName: String, branding: LinkDomainConfiguration.Branding, overrides directory: String?) throws(Problem) {
+    public init(
+        sender: MailSender, appName: String, branding: LinkDomainConfiguration.Branding, overrides directory: String?, defaultLanguage: String = "en"
+    ) throws(Problem) {
+        self.defaultLanguage = defaultLanguage
         func file(_ path: String) -> String? {
             if let directory, let text = FileManager.default.contents(atPath: directory + "/" + path).flatMap({ String(data: $0, encoding: .utf8) }) {
                 return text
@@ -111,7 +116,7 @@ public struct MailComposer: Sendable {
 
     /// The mail for `content`, dated `now` (seconds).
     public func compose(_ content: Content, now: Int) -> MailMessage {
-        let language = Languages.language(for: content.language)
+        let language = Languages.language(for: content.language, otherwise: defaultLanguage)
         let english = strings["en"] ?? [:]
         let table = english.merging(strings[language] ?? [:]) { $1 }
         func filled(_ text: String) -> String {

@@ -66,7 +66,7 @@ public struct MailOutbox: Sendable {
         if let signer { data = try signer.sign(data, time: now) }
         return QueuedMail(
             id: RandomToken.make(bytes: 16), sender: message.sender.address.value, recipient: message.recipient.value, message: data,
-            kind: content.kind.rawValue, queuedAt: clock.nowMilliseconds(), language: Languages.language(for: content.language))
+            kind: content.kind.rawValue, queuedAt: clock.nowMilliseconds(), language: message.language ?? "en")
     }
 
     /// Counts mails just stored and wakes the sender for them.

@@ -49,7 +49,9 @@ public struct MailSetup: Sendable {
     }
 
     static func mailComposer(_ configuration: LinkDomainConfiguration, sender: MailSender) throws -> MailComposer {
-        try MailComposer(sender: sender, appName: configuration.appName, branding: configuration.branding, overrides: configuration.mail.templatesDirectory)
+        try MailComposer(
+            sender: sender, appName: configuration.appName, branding: configuration.branding, overrides: configuration.mail.templatesDirectory,
+            defaultLanguage: configuration.defaultLanguage)
     }
 }
 

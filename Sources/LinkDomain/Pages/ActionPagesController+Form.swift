@@ -65,10 +65,10 @@ extension ActionPagesController {
         do {
             body = try await request.body.collect(upTo: PageForm.maximumBytes)
         } catch {
-            return message(.bodyTooLarge, language: "en")
+            return message(.bodyTooLarge, language: language(request, preferring: nil))
         }
-        guard let form = PageForm.decode(String(buffer: body)) else { return message(.notALink, language: "en") }
-        let language = Languages.language(for: form.lang)
+        guard let form = PageForm.decode(String(buffer: body)) else { return message(.notALink, language: language(request, preferring: nil)) }
+        let language = language(request, preferring: form.lang)
         guard let modeName = form.mode, let mode = ActionMode(rawValue: modeName), mode != .signIn,
             let code = form.oobCode, !code.isEmpty, code.utf8.count <= LinkParser.maximumCodeLength
         else {

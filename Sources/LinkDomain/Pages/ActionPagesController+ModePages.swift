@@ -10,7 +10,7 @@ extension ActionPagesController {
     /// make one; safe to reload and to reach with Back (it spends and asks nothing).
     func resultPage(_ request: Request) -> Response {
         let query = QueryString(Substring(request.uri.query ?? ""))
-        let language = Languages.language(for: query["lang"])
+        let language = language(request, preferring: query["lang"])
         let email = query["email"]
         guard let modeName = query["mode"], let mode = ActionMode(rawValue: modeName), let token = query["t"],
             formToken.isValidResult(token, mode: modeName, language: language, continueURL: query["continueUrl"], email: email, now: clock.nowSeconds)
@@ -36,8 +36,8 @@ extension ActionPagesController {
     func requestReset(_ request: Request, client: String) async -> Response {
         guard let body = try? await request.body.collect(upTo: PageForm.maximumBytes),
             let form = try? URLEncodedFormDecoder().decode(ResetRequestFields.self, from: String(buffer: body))
-        else { return message(.notALink, language: "en") }
-        let language = Languages.language(for: form.lang)
+        else { return message(.notALink, language: language(request, preferring: nil)) }
+        let language = language(request, preferring: form.lang)
         if let site = request.headers[.secFetchSite], site != "same-origin" { return message(.formExpired, language: language) }
         guard let mailLink, formToken.isValidResetRequest(form.t, email: form.email, now: clock.nowSeconds) else {
             return message(.formExpired, language: language)
@@ -74,8 +74,7 @@ extension ActionPagesController {
     /// The demo's continue URL: it stands in for the app's own page and spends nothing (a sign-in's
     /// code arrives in its query, as it would at the app's page, and is not read).
     func demoContinuePage(_ request: Request) -> Response {
-        let language = Languages.language(
-            preferring: QueryString(Substring(request.uri.query ?? ""))["lang"], acceptLanguage: request.headers[.acceptLanguage])
+        let language = language(request, preferring: QueryString(Substring(request.uri.query ?? ""))["lang"])
         let strings = renderer.strings(language)
         let page = MessagePage(
             title: strings[.demoContinueTitle].replacingOccurrences(of: "{app}", with: pages.appName),

@@ -46,8 +46,8 @@ extension ActionPagesController {
     func requestNewLink(_ request: Request, client: String) async -> Response {
         guard let body = try? await request.body.collect(upTo: PageForm.maximumBytes),
             let form = try? URLEncodedFormDecoder().decode(NewLinkFields.self, from: String(buffer: body))
-        else { return message(.notALink, language: "en") }
-        let language = Languages.language(for: form.lang)
+        else { return message(.notALink, language: language(request, preferring: nil)) }
+        let language = language(request, preferring: form.lang)
         if let site = request.headers[.secFetchSite], site != "same-origin" { return message(.formExpired, language: language) }
         let continueURL = form.continueUrl.flatMap { $0.isEmpty ? nil : $0 }
         let forApp = form.app == "1"
@@ -67,7 +67,7 @@ extension ActionPagesController {
     /// Where "Send me a new link" leads: "If this address has an account, a new link is on its way".
     /// It does and reveals nothing, so it needs no signature.
     func newLinkSentPage(_ request: Request) -> Response {
-        message(.newLinkSent, language: Languages.language(for: QueryString(Substring(request.uri.query ?? ""))["lang"]))
+        message(.newLinkSent, language: language(request, preferring: QueryString(Substring(request.uri.query ?? ""))["lang"]))
     }
 
     struct NewLinkFields: Decodable {

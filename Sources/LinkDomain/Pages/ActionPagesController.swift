@@ -37,6 +37,10 @@ struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
 
     var router: LinkRouter { pages.router }
     var writer: LinkAnswerWriter { LinkAnswerWriter(pages: pages, renderer: renderer) }
+    /// The page's language: `code` (a link's or form's `lang`), else the browser's, else the configured default.
+    func language(_ request: Request, preferring code: String?) -> String {
+        router.language(preferring: code, acceptLanguage: request.headers[.acceptLanguage])
+    }
     var modeForms: ModeFormWriter { ModeFormWriter(pages: pages, renderer: renderer, formToken: formToken, clock: clock) }
 
     var routes: RouteCollection<Context> {
@@ -51,7 +55,7 @@ struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
         routes.get(RouterPath(RoutePaths.newLink)) { request, _ in newLinkSentPage(request) }
         // Nothing is opened or spent: only the app claims a hand-off (installAttribution).
         routes.get(RouterPath(RoutePaths.handoff)) { request, _ in
-            message(.handoff, language: Languages.language(forAcceptLanguage: request.headers[.acceptLanguage]))
+            message(.handoff, language: language(request, preferring: nil))
         }
         if servesDemoContinuePage {
             routes.get(RouterPath(RoutePaths.demoContinue)) { request, _ in demoContinuePage(request) }
@@ -86,7 +90,7 @@ struct ActionPagesController<Context: ClientAddressRequestContext>: Sendable {
             record = try await linkStore.shortLink(suffix: suffix)
         } catch {
             context.logger.error("short link lookup failed", metadata: ["error": .string("\(error)")])
-            return message(.unavailable, language: "en")
+            return message(.unavailable, language: language(request, preferring: nil))
         }
         guard let record else { return try await legacyLink(request, context: context) }
         let link = LinkRequest(

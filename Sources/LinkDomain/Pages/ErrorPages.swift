@@ -11,7 +11,7 @@ struct ErrorPages: Sendable {
 
     /// The page for `status`, in the visitor's language, with `Retry-After` when one was given.
     func response(_ status: HTTPResponse.Status, acceptLanguage: String?, retryAfter: String?) -> Response {
-        let language = Languages.language(forAcceptLanguage: acceptLanguage)
+        let language = pages.router.language(preferring: nil, acceptLanguage: acceptLanguage)
         let strings = renderer.strings(language)
         var response = renderer.response(status, pages.message(Self.message(for: status), strings: strings), strings: strings).response
         if let retryAfter { response.headers[.retryAfter] = retryAfter }

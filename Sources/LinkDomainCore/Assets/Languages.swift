@@ -28,9 +28,10 @@ public enum Languages {
         }
     }
 
-    /// The supported language for a `lang` parameter (``spoken(_:)``), English when unsupported.
-    public static func language(for code: String?) -> String {
-        code.flatMap { spoken(Substring($0)) } ?? "en"
+    /// The supported language for a `lang` parameter (``spoken(_:)``); `defaultLanguage`
+    /// (`pages.defaultLanguage`) when it names none spoken here.
+    public static func language(for code: String?, otherwise defaultLanguage: String) -> String {
+        code.flatMap { spoken(Substring($0)) } ?? defaultLanguage
     }
 
     /// The supported language a tag names, by its fallbacks (`es-MX` → `es-419`, `zh-HK` → `zh-TW`,
@@ -61,16 +62,17 @@ public enum Languages {
 
     /// The supported language a visitor's `Accept-Language` prefers: its tags walked by quality
     /// value (`q`, 1 when absent; `q=0` means "not this one"), in the order written among equals;
-    /// English when none is spoken here.
-    public static func language(forAcceptLanguage value: String?) -> String {
-        language(preferring: nil, acceptLanguage: value)
+    /// `defaultLanguage` when none is spoken here.
+    public static func language(forAcceptLanguage value: String?, otherwise defaultLanguage: String) -> String {
+        language(preferring: nil, acceptLanguage: value, otherwise: defaultLanguage)
     }
 
     /// The language of a page whose link may name one (`lang`, `languageCode`): the link's when the
-    /// pages speak it, else the visitor's `Accept-Language`, else English.
-    public static func language(preferring linkLanguage: String?, acceptLanguage: String?) -> String {
+    /// pages speak it, else the visitor's `Accept-Language`, else `defaultLanguage`
+    /// (`pages.defaultLanguage`, one of ``supported``).
+    public static func language(preferring linkLanguage: String?, acceptLanguage: String?, otherwise defaultLanguage: String) -> String {
         if let linkLanguage, let spoken = spoken(Substring(linkLanguage)) { return spoken }
-        guard let acceptLanguage else { return "en" }
+        guard let acceptLanguage else { return defaultLanguage }
         var best: (language: String, quality: Int)?
         // A header of hundreds of tags costs no more than its first few dozen.
         for entry in acceptLanguage.split(separator: ",", maxSplits: maximumTags, omittingEmptySubsequences: true).prefix(maximumTags) {
@@ -82,7 +84,7 @@ public enum Languages {
             best = (language, quality)
             if quality == 1000 { break }
         }
-        return best?.language ?? "en"
+        return best?.language ?? defaultLanguage
     }
 
     static let maximumTags = 32

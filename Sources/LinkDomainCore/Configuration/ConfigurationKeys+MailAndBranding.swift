@@ -1,4 +1,4 @@
-/// The `mail.*` and `branding.*` keys (``ConfigurationKeys/all`` lists them in their place).
+/// The `mail.*`, `branding.*` and `pages.*` keys (``ConfigurationKeys/all`` lists them in their place).
 extension ConfigurationKeys {
     package static let mailSMTPURL = ConfigurationKey(
         "mail.smtpURL", .url, default: .none, secret: true,
@@ -74,4 +74,9 @@ extension ConfigurationKeys {
     package static let brandingSupportEmail = ConfigurationKey(
         "branding.supportEmail", .string, default: .none, expected: "an address such as \"support@example.com\"", validate: { MailAddress($0)?.value },
         "Where mails tell people to write with questions.")
+    package static let pagesDefaultLanguage = ConfigurationKey(
+        "pages.defaultLanguage", .string, default: .string("en"), expected: "one of the 42 languages of docs/design/languages.md, such as \"de\" or \"pt-PT\"",
+        validate: { Languages.spoken(Substring($0)) },
+        "The language of pages, mails and the console when neither the link's `lang`, the request's language nor the browser's `Accept-Language` names one spoken here (Firebase's template language)."
+    )
 }

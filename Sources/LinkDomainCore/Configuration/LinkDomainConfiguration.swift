@@ -26,6 +26,9 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var console = Console()
     public var mail = Mail()
     public var branding = Branding()
+    /// `pages.defaultLanguage`: the language when a request names none spoken here (one of
+    /// ``Languages/supported``).
+    public var defaultLanguage = "en"
     /// `handoff.lifetimeSeconds`: how long a link handed across an install can be claimed.
     public var handoffLifetimeSeconds = 3600
     /// `storage.timeoutSeconds`: the deadline of one PostgreSQL call, and of the health probe's.

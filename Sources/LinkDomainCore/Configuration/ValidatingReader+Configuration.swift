@@ -50,6 +50,7 @@ extension ValidatingReader {
         configuration.storage = postgresURL.map { .postgres(url: $0) } ?? .sqlite(path: sqlitePath)
         configuration.mail = readMail(baseDirectory: baseDirectory)
         configuration.branding = readBranding()
+        configuration.defaultLanguage = validated(ConfigurationKeys.pagesDefaultLanguage) ?? configuration.defaultLanguage
         guard var backend = readBackend() else { return nil }
         backend.serviceAccount = readServiceAccount(baseDirectory: baseDirectory)
         configuration.backend = backend

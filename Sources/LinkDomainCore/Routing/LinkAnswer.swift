@@ -124,7 +124,7 @@ extension LinkRouter {
         if case .redirect = reply { return LinkAnswer(reply: reply, language: "", events: events) }
         let linkLanguage: String? =
             if case .action(let action, _) = outcome { action.languageCode } else { QueryString(link.linkQuery)["lang"] }
-        let language = Languages.language(preferring: linkLanguage, acceptLanguage: acceptLanguage)
+        let language = language(preferring: linkLanguage, acceptLanguage: acceptLanguage)
         return LinkAnswer(reply: reply, language: language, events: events)
     }
 

@@ -54,6 +54,8 @@ public struct LinkRouter: Sendable {
     /// The second host "Open in the app" leads to (`pivotBaseURL`), lower-cased; a request that
     /// arrives there was not taken by the app.
     public var pivotHost: String?
+    /// The language of pages whose link and visitor name none spoken here (`pages.defaultLanguage`).
+    public var defaultLanguage = "en"
 
     public init(appleApps: [AppleApp], androidApps: [AndroidApp], policy: RedirectPolicy, publicHost: String) {
         self.appleApps = appleApps
@@ -67,6 +69,13 @@ public struct LinkRouter: Sendable {
             appleApps: configuration.apple.apps, androidApps: configuration.android.apps,
             policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains), publicHost: configuration.publicHost)
         pivotHost = configuration.pivotBaseURL.flatMap { WebAddress($0)?.host.lowercased() }
+        defaultLanguage = configuration.defaultLanguage
+    }
+
+    /// A page's language: the link's or form's `lang` when spoken here, else the visitor's
+    /// `Accept-Language`, else ``defaultLanguage`` (docs/design/languages.md).
+    public func language(preferring code: String?, acceptLanguage: String?) -> String {
+        Languages.language(preferring: code, acceptLanguage: acceptLanguage, otherwise: defaultLanguage)
     }
 
     /// What a request for a link asks for: `?d=1` the debug page, `?web=1` to stay in the browser,

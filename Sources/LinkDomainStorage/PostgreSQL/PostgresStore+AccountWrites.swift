@@ -97,6 +97,7 @@ extension PostgresStore {
         case .customAttributes: "custom_attributes"
         case .lastRefreshAt: "last_refresh_at"
         case .providerData: "provider_data"
+        case .languageCode: "language_code"
         }
     }
 
@@ -116,6 +117,7 @@ extension PostgresStore {
         case .customAttributes: bindings.append(user.customAttributes)
         case .lastRefreshAt: bindings.append(user.lastRefreshAt)
         case .providerData: bindings.append(user.providerData)
+        case .languageCode: bindings.append(user.languageCode)
         }
     }
 }

@@ -67,5 +67,8 @@ extension PostgresStore {
         """
         ALTER TABLE oob_codes ADD COLUMN asked_by_app BOOLEAN;
         """,
+        """
+        ALTER TABLE users ADD COLUMN language_code TEXT;
+        """,
     ]
 }

@@ -83,10 +83,10 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         """
         INSERT INTO users (tenant_id, local_id, email, email_verified, password_hash, password_updated_at, display_name, photo_url,
             disabled, email_link_sign_in, created_at, last_login_at, valid_since, phone_number, custom_attributes, last_refresh_at,
-            provider_data)
+            provider_data, language_code)
         VALUES (\(user.tenantID), \(user.localID), \(user.email), \(user.emailVerified), \(user.passwordHash), \(user.passwordUpdatedAt),
             \(user.displayName), \(user.photoURL), \(user.disabled), \(user.emailLinkSignIn), \(user.createdAt), \(user.lastLoginAt),
-            \(user.validSince), \(user.phoneNumber), \(user.customAttributes), \(user.lastRefreshAt), \(user.providerData))
+            \(user.validSince), \(user.phoneNumber), \(user.customAttributes), \(user.lastRefreshAt), \(user.providerData), \(user.languageCode))
         """
     }
 
@@ -151,7 +151,7 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
                         validSince: try columns["valid_since"].decode(Int64.self), phoneNumber: try columns["phone_number"].decode(String?.self),
                         customAttributes: try columns["custom_attributes"].decode(String?.self),
                         lastRefreshAt: try columns["last_refresh_at"].decode(Int64?.self), providerData: try columns["provider_data"].decode(String?.self),
-                        version: try columns["version"].decode(Int64.self)))
+                        languageCode: try columns["language_code"].decode(String?.self), version: try columns["version"].decode(Int64.self)))
             }
             return result
         }

@@ -28,6 +28,9 @@ public struct UserRecord: Codable, Sendable, Equatable {
     public var lastRefreshAt: Int64?
     /// Federated sign-in providers brought in by an import, as a JSON list of `ProviderUserInfo`.
     public var providerData: String?
+    /// The language the account's apps last asked in (`X-Firebase-Locale`), a tag the pages speak:
+    /// the language of a mail sent without one (the console's, an address-change notice).
+    public var languageCode: String?
     /// Counts the account's changes: a write names the version it read and fails if another
     /// write came between (``StoreError/conflict``), so no operation writes back a stale account.
     public var version: Int64
@@ -36,8 +39,10 @@ public struct UserRecord: Codable, Sendable, Equatable {
         tenantID: String, localID: String, email: String?, emailVerified: Bool = false, passwordHash: String? = nil,
         passwordUpdatedAt: Int64? = nil, displayName: String? = nil, photoURL: String? = nil, disabled: Bool = false,
         emailLinkSignIn: Bool = false, createdAt: Int64, lastLoginAt: Int64? = nil, validSince: Int64, phoneNumber: String? = nil,
-        customAttributes: String? = nil, lastRefreshAt: Int64? = nil, providerData: String? = nil, version: Int64 = 0
+        customAttributes: String? = nil, lastRefreshAt: Int64? = nil, providerData: String? = nil, languageCode: String? = nil,
+        version: Int64 = 0
     ) {
+        self.languageCode = languageCode
         self.version = version
         self.phoneNumber = phoneNumber
         self.customAttributes = customAttributes
@@ -63,7 +68,7 @@ extension UserRecord {
     /// The columns an update may change (the keys and the creation time never change).
     package enum Field: CaseIterable {
         case email, emailVerified, passwordHash, passwordUpdatedAt, displayName, photoURL, disabled, emailLinkSignIn, lastLoginAt,
-            validSince, phoneNumber, customAttributes, lastRefreshAt, providerData
+            validSince, phoneNumber, customAttributes, lastRefreshAt, providerData, languageCode
     }
 
     /// The fields in which this account differs from `read`: what an update writes.
@@ -84,6 +89,7 @@ extension UserRecord {
             case .customAttributes: customAttributes != read.customAttributes
             case .lastRefreshAt: lastRefreshAt != read.lastRefreshAt
             case .providerData: providerData != read.providerData
+            case .languageCode: languageCode != read.languageCode
             }
         }
     }

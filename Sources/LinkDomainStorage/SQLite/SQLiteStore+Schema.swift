@@ -126,6 +126,9 @@ extension SQLiteStore {
         migrator.registerMigration("10: whether an app asked for each code") { db in
             try db.execute(sql: "ALTER TABLE oobCodes ADD COLUMN askedByApp BOOLEAN")
         }
+        migrator.registerMigration("11: the language an account's apps ask in") { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN languageCode TEXT")
+        }
         return migrator
     }
 

@@ -20,6 +20,15 @@ struct MailConfigurationTests {
         #expect(summary.contains("mail:              from noreply@example.com through smtp://user:***@relay.example.com:2525"))
         #expect(!summary.contains("s3cret"))
         #expect(ConfigurationWarnings.of(configuration).isEmpty)
+        #expect(configuration.defaultLanguage == "en")
+    }
+
+    @Test("the default language is read through Firebase's fallbacks, as a tag the pages speak")
+    func defaultLanguage() throws {
+        #expect(try Fixtures.load(#"{"pages": {"defaultLanguage": "de"}}"#).defaultLanguage == "de")
+        #expect(try Fixtures.load(#"{"pages": {"defaultLanguage": "pt_BR"}}"#).defaultLanguage == "pt")
+        #expect(try Fixtures.load(#"{"pages": {"defaultLanguage": "es-MX"}}"#).defaultLanguage == "es-419")
+        #expect(LinkRouter(configuration: try Fixtures.load(#"{"pages": {"defaultLanguage": "fr"}}"#)).defaultLanguage == "fr")
     }
 
     @Test(
@@ -32,6 +41,7 @@ struct MailConfigurationTests {
             (#"{"branding": {"accentColor": "red"}}"#, "branding.accentColor"),
             (#"{"branding": {"logoURL": "http://example.com/logo.png"}}"#, "branding.logoURL"),
             (#"{"mail": {"perRecipientPerHour": 0}}"#, "mail.perRecipientPerHour"),
+            (#"{"pages": {"defaultLanguage": "klingon"}}"#, "pages.defaultLanguage"),
         ])
     func refused(json: String, key: String) {
         #expect { try Fixtures.load(json) } throws: { error in

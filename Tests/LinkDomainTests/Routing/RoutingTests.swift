@@ -192,24 +192,28 @@ struct RoutingDecisionTests {
 struct LanguageChoiceTests {
     @Test("Accept-Language is walked by quality value, in the order written among equals")
     func acceptLanguage() {
-        #expect(Languages.language(forAcceptLanguage: "sw,ru") == "ru")
-        #expect(Languages.language(forAcceptLanguage: "sw-KE, it;q=0.5, ru;q=0.9") == "ru")
-        #expect(Languages.language(forAcceptLanguage: "ru;q=0, it;q=0.1") == "it")
-        #expect(Languages.language(forAcceptLanguage: "pt-PT,pt;q=0.9") == "pt-PT")
-        #expect(Languages.language(forAcceptLanguage: "it;q=0.8, tr;q=0.8") == "it")
-        #expect(Languages.language(forAcceptLanguage: "sw, eu;q=0.9") == "en")
-        #expect(Languages.language(forAcceptLanguage: "ru;q=abc, it") == "it")
-        #expect(Languages.language(forAcceptLanguage: ";, ,;q=1") == "en")
-        #expect(Languages.language(forAcceptLanguage: nil) == "en")
+        #expect(Languages.language(forAcceptLanguage: "sw,ru", otherwise: "en") == "ru")
+        #expect(Languages.language(forAcceptLanguage: "sw-KE, it;q=0.5, ru;q=0.9", otherwise: "en") == "ru")
+        #expect(Languages.language(forAcceptLanguage: "ru;q=0, it;q=0.1", otherwise: "en") == "it")
+        #expect(Languages.language(forAcceptLanguage: "pt-PT,pt;q=0.9", otherwise: "en") == "pt-PT")
+        #expect(Languages.language(forAcceptLanguage: "it;q=0.8, tr;q=0.8", otherwise: "en") == "it")
+        #expect(Languages.language(forAcceptLanguage: "sw, eu;q=0.9", otherwise: "en") == "en")
+        #expect(Languages.language(forAcceptLanguage: "ru;q=abc, it", otherwise: "en") == "it")
+        #expect(Languages.language(forAcceptLanguage: ";, ,;q=1", otherwise: "en") == "en")
+        #expect(Languages.language(forAcceptLanguage: nil, otherwise: "en") == "en")
         // A header of thousands of tags is read no further than its first few dozen.
-        #expect(Languages.language(forAcceptLanguage: String(repeating: "sw,", count: 5000) + "ru") == "en")
+        #expect(Languages.language(forAcceptLanguage: String(repeating: "sw,", count: 5000) + "ru", otherwise: "en") == "en")
     }
 
-    @Test("the link's own language first when the pages speak it, else the visitor's")
+    @Test("the link's own language first when the pages speak it, else the visitor's, else the configured default")
     func linkFirst() {
-        #expect(Languages.language(preferring: "it", acceptLanguage: "ru") == "it")
-        #expect(Languages.language(preferring: "sw", acceptLanguage: "ru") == "ru")
-        #expect(Languages.language(preferring: nil, acceptLanguage: "sw,ru;q=0.5") == "ru")
+        #expect(Languages.language(preferring: "it", acceptLanguage: "ru", otherwise: "en") == "it")
+        #expect(Languages.language(preferring: "sw", acceptLanguage: "ru", otherwise: "en") == "ru")
+        #expect(Languages.language(preferring: nil, acceptLanguage: "sw,ru;q=0.5", otherwise: "en") == "ru")
+        #expect(Languages.language(preferring: "sw", acceptLanguage: "eu, sw;q=0.5", otherwise: "de") == "de")
+        #expect(Languages.language(preferring: nil, acceptLanguage: nil, otherwise: "pt-PT") == "pt-PT")
+        #expect(Languages.language(preferring: nil, acceptLanguage: "en;q=0.1", otherwise: "de") == "en")
+        #expect(Languages.language(for: "sw", otherwise: "fr") == "fr")
     }
 
     @Test("a tag reaches the language the pages speak by its fallbacks, as Firebase's tags need")
@@ -221,11 +225,11 @@ struct LanguageChoiceTests {
             ("en-US", "en"), ("nb", "no"), ("nn-NO", "no"), ("iw", "he"), ("tl", "fil"), ("in", "id"), ("de-CH", "de"), ("FR-ca", "fr"),
             ("sr-Latn", "sr"), ("ar-EG", "ar"),
         ]
-        for (tag, language) in cases { #expect(Languages.language(for: tag) == language, "\(tag)") }
-        #expect(Languages.language(for: "sw") == "en" && Languages.language(for: String(repeating: "a-", count: 100)) == "en")
+        for (tag, language) in cases { #expect(Languages.language(for: tag, otherwise: "en") == language, "\(tag)") }
+        #expect(Languages.language(for: "sw", otherwise: "en") == "en" && Languages.language(for: String(repeating: "a-", count: 100), otherwise: "en") == "en")
         #expect(Languages.supported.count == 42 && Set(Languages.supported).count == 42)
         #expect(Languages.supported.filter(Languages.isRightToLeft).sorted() == ["ar", "fa", "he"])
-        #expect(Languages.language(forAcceptLanguage: "es-MX,es;q=0.9") == "es-419")
+        #expect(Languages.language(forAcceptLanguage: "es-MX,es;q=0.9", otherwise: "en") == "es-419")
     }
 }
 

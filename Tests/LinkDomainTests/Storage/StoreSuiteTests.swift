@@ -44,6 +44,7 @@ struct StoreSuiteTests {
         try await kind.withStore { store in
             let tenant = Self.unique("t")
             var ada = Self.user(tenant, "u1", email: "ada@example.com")
+            ada.languageCode = "pt-PT"
             try await store.insertUser(ada)
             #expect(try await store.user(tenantID: tenant, localID: "u1") == ada)
             #expect(try await store.user(tenantID: tenant, email: "ada@example.com") == ada)
@@ -55,6 +56,7 @@ struct StoreSuiteTests {
             ada.emailVerified = true
             ada.displayName = "Ada"
             ada.lastLoginAt = 99
+            ada.languageCode = "ar"
             try await store.updateUser(ada, readAs: readAda)
             ada.version += 1
             #expect(try await store.user(tenantID: tenant, localID: "u1") == ada)
