@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from conftest import ROOT, Server
-from mailtest import BROWSER, call, embedded, mail_configuration, parse, running_relay
+from mailtest import BROWSER, call, embedded, mail_configuration, parse, running_relay, send_action
 
 MAIL = {language: json.loads((ROOT / "Public" / "mail" / "locales" / f"{language}.json").read_text()) for language in ["de", "fr", "ja"]}
 OOB = "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode"
@@ -25,7 +25,7 @@ def relay(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, relay):
-    configuration = mail_configuration(relay, relay.ca, {"pages": {"defaultLanguage": "de"}})
+    configuration = mail_configuration(relay, relay.ca, {"pages": {"defaultLanguage": "de"}, "mail": {"perRecipientPerHour": 1000}})
     server = Server(tmp_path_factory.mktemp("server"), "languages", configuration)
     yield server
     server.stop()
@@ -73,6 +73,13 @@ def test_a_mail_speaks_the_request_then_the_account_then_the_default(server, rel
     assert status == 200, answer
     message, language = mailed(relay, before)
     assert language == "fr" and message["Subject"] == MAIL["fr"]["reset_password_subject"].replace("{app}", "Example App")
+    # The email action API too: the mail and the page its link opens speak the account's language.
+    before = len(relay.messages)
+    status, answer = send_action(server.base, {"requestType": "PASSWORD_RESET", "email": "amelie@example.com"})
+    assert status == 200, answer
+    message, language = mailed(relay, before)
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    assert language == "fr" and ("lang=fr" in text or "lang%3Dfr" in text), text
 
     # A request that names a language is answered in it; one anybody may make leaves the account's alone.
     before = len(relay.messages)

@@ -30,7 +30,8 @@ struct EmailActionSender: Sendable {
         do {
             try await outbox.send(
                 MailComposer.Content(
-                    kind: MailKind(request.requestType), language: request.languageCode, recipient: recipient, email: recipient.value,
+                    // The language the link carries, so that the page it opens speaks the mail's.
+                    kind: MailKind(request.requestType), language: parameters.languageCode, recipient: recipient, email: recipient.value,
                     newEmail: request.requestType == .verifyAndChangeEmail ? request.email : nil, link: link,
                     validForSeconds: links.codeLifetimeSeconds(request.requestType)))
         } catch {

@@ -34,7 +34,8 @@ extension AccountService {
             displayName: request.displayName, photoURL: request.photoURL,
             disabled: context.isAdmin ? (request.disabled ?? false) : false,
             createdAt: now, lastLoginAt: context.isAdmin ? nil : now, validSince: now / 1000)
-        user.languageCode = context.spokenLanguage
+        // The account's own app speaks for it; an admin's tools do not.
+        user.languageCode = context.isAdmin ? nil : context.spokenLanguage
         if context.isAdmin {
             user.phoneNumber = try request.phoneNumber.map(AccountAttributes.phoneNumber)
             user.customAttributes = try request.customAttributes.flatMap(AccountAttributes.customClaims)
@@ -127,7 +128,7 @@ extension AccountService {
             // As Firebase mails the old address a way to undo the change, stored with the change.
             notices.append(
                 try await recoverNotice(
-                    to: oldEmail, newEmail: newEmail, user: user, language: context.languageCode,
+                    to: oldEmail, newEmail: newEmail, user: user, language: context.spokenLanguage,
                     client: context.isAdmin ? "" : context.clientAddress, admission: admission))
         }
         // The new session is stored with the change: a fault cannot end every session and leave none.

@@ -121,20 +121,25 @@ extension AccountService {
         _ type: OobRequestType, email: String, newEmail: String?, account: UserRecord?, recordingLanguage: Bool = false,
         settings: ActionCodeSettings, context: CallContext, mailed: Bool = true
     ) async throws -> OobCodeRecord {
+        // One language for the link's `lang` and the mail, chosen once.
+        let spoken = context.spokenLanguage
         var context = context
+        context.languageCode = spoken ?? account?.languageCode ?? self.settings.defaultLanguage
         var writes = AuthWrites()
-        if let account {
-            if recordingLanguage, let spoken = context.spokenLanguage, spoken != account.languageCode {
-                var updated = account
-                updated.languageCode = spoken
-                writes.updatedUsers = [AuthWrites.Update(updated, readAs: account)]
-            } else if context.spokenLanguage == nil, let stored = account.languageCode {
-                context.languageCode = stored
-            }
+        if recordingLanguage, let account, let spoken, spoken != account.languageCode {
+            var updated = account
+            updated.languageCode = spoken
+            writes.updatedUsers = [AuthWrites.Update(updated, readAs: account)]
         }
         let issued = try newCode(
             type, email: email, newEmail: newEmail, localID: account?.localID, settings: settings, context: context, mailed: mailed)
-        try await commit(writes, issuing: [issued])
+        do {
+            try await commit(writes, issuing: [issued])
+        } catch  where !writes.updatedUsers.isEmpty {
+            // The account changed since it was read: the code and its mail matter more than
+            // remembering the language, so they are stored without it (the commit is all or nothing).
+            try await commit(AuthWrites(), issuing: [issued])
+        }
         return issued.record
     }
 

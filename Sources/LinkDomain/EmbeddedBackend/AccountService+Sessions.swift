@@ -92,6 +92,8 @@ extension AccountService {
         } else {
             isNewUser = true
             user = UserRecord(tenantID: context.tenantID, localID: RandomToken.localID(), email: email, createdAt: now, validSince: now / 1000)
+            // The account's app signs it up, as with a password: its language is the account's.
+            user.languageCode = context.spokenLanguage
         }
         user.emailVerified = true
         user.emailLinkSignIn = true

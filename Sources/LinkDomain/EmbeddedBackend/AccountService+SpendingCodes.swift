@@ -125,7 +125,9 @@ extension AccountService {
         if let outbox { mailed = await admission.decide { await outbox.admit(oldEmail, client: client) } }
         return try newCode(
             .recoverEmail, email: oldEmail, newEmail: newEmail, localID: user.localID, settings: ActionCodeSettings(),
-            context: CallContext(tenantID: user.tenantID, languageCode: language ?? user.languageCode), mailed: mailed)
+            context: CallContext(
+                tenantID: user.tenantID, languageCode: language.flatMap { Languages.spoken(Substring($0)) } ?? user.languageCode),
+            mailed: mailed)
     }
 }
 
