@@ -60,12 +60,8 @@ struct ConsoleRenderer: Sendable {
         func table(_ language: String) -> [String: String] {
             PageAssets.builtInFiles["console/locales/\(language).json"].flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
         }
-        let english = table("en")
-        var tables: [String: [String: String]] = [:]
-        for language in Languages.supported {
-            tables[language] = english.merging(Languages.isolatingPlaceholders(table(language), language: language)) { $1 }
-        }
-        self.tables = tables
+        tables = Languages.fillingGaps(
+            Dictionary(uniqueKeysWithValues: Languages.supported.map { ($0, Languages.isolatingPlaceholders(table($0), language: $0)) }))
         self.appName = appName
     }
 

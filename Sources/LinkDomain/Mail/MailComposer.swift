@@ -7,6 +7,7 @@ import Mustache
 /// the same name) filled with the recipient's language's strings and the deployment's branding.
 public struct MailComposer: Sendable {
     let templates: [String: MustacheTemplate]
+    /// Each language's strings (overrides merged over the built-in ones), English filling its gaps.
     let strings: [String: [String: String]]
     /// Each language's "expires in N ..." sentences, read once here (the English ones stand in
     /// for a language without its own).
@@ -70,7 +71,7 @@ public struct MailComposer: Sendable {
             strings[language] = table
         }
         self.templates = templates
-        self.strings = strings
+        self.strings = Languages.fillingGaps(strings)
         self.expiries = expiries
         self.sender = sender
         self.branding = branding
@@ -117,8 +118,7 @@ public struct MailComposer: Sendable {
     /// The mail for `content`, dated `now` (seconds).
     public func compose(_ content: Content, now: Int) -> MailMessage {
         let language = Languages.language(for: content.language, otherwise: defaultLanguage)
-        let english = strings["en"] ?? [:]
-        let table = english.merging(strings[language] ?? [:]) { $1 }
+        let table = strings[language] ?? [:]
         func filled(_ text: String) -> String {
             text.replacingOccurrences(of: "{app}", with: appName)
                 .replacingOccurrences(of: "{email}", with: content.email)

@@ -83,13 +83,8 @@ public struct PageRenderer: Sendable {
 
     /// Takes the templates of `assets` (parsed when they were loaded) and their string tables.
     public init(assets: PageAssets, branding: PageBranding = PageBranding(appName: "")) {
-        let english = assets.strings["en"] ?? [:]
         let brand = branding.values
-        var tables: [String: PageStrings] = [:]
-        for language in Set(assets.strings.keys).union(Languages.supported) {
-            tables[language] = PageStrings(language: language, table: english.merging(assets.strings[language] ?? [:]) { $1 })
-        }
-        self.tables = tables
+        tables = Languages.fillingGaps(assets.strings).reduce(into: [:]) { $0[$1.key] = PageStrings(language: $1.key, table: $1.value) }
         libraries = PageLibraries(assets: assets, brand: brand)
         self.brand = brand
         stencilsHold = !assets.templateSources.values.contains { $0.contains("{{>*") || $0.contains("{{<*") }

@@ -28,6 +28,17 @@ public enum Languages {
         }
     }
 
+    /// Each table of `tables` (by language), and one for every supported language, with English's
+    /// strings filling its gaps: merged once when the tables load, not at each page or mail.
+    public static func fillingGaps(_ tables: [String: [String: String]]) -> [String: [String: String]] {
+        let english = tables["en"] ?? [:]
+        var filled: [String: [String: String]] = [:]
+        for language in Set(tables.keys).union(supported) {
+            filled[language] = english.merging(tables[language] ?? [:]) { $1 }
+        }
+        return filled
+    }
+
     /// The supported language for a `lang` parameter (``spoken(_:)``); `defaultLanguage`
     /// (`pages.defaultLanguage`) when it names none spoken here.
     public static func language(for code: String?, otherwise defaultLanguage: String) -> String {
