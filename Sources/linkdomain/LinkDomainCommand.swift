@@ -182,8 +182,10 @@ struct Doctor: AsyncParsableCommand {
         discussion: """
             Fetches /.well-known/apple-app-site-association and /.well-known/assetlinks.json from the \
             host, without following redirects, compares the Apple file with the copy Apple's CDN \
-            serves to iPhones, and prints each finding with its fix. Exits 1 when anything would \
-            stop iOS or Android from opening the links in the app.
+            serves to iPhones, checks Firebase's sign-in helper (/__/auth/handler, /__/auth/iframe, \
+            their scripts, /__/firebase/init.json) and the passkey and password-manager files \
+            where served, and prints each finding with its fix. Exits 1 when anything would stop \
+            iOS or Android from opening the links in the app, or a served file is malformed.
             """
     )
 

@@ -8,6 +8,8 @@ import LinkDomainStorage
 /// the router sees them (``ImmediateResponder``); these routes give the same answer otherwise.
 struct AssociationController<Context: RequestContext>: Sendable {
     let files: AssociationFiles
+    /// The passkey and password-manager files: each answers 404 when not configured.
+    let credentials: CredentialFiles
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -15,6 +17,17 @@ struct AssociationController<Context: RequestContext>: Sendable {
             routes.get(RouterPath(path)) { request, _ in files.apple.response(ifNoneMatch: request.headers[.ifNoneMatch]).response }
         }
         routes.get(RouterPath(RoutePaths.androidAssociation)) { request, _ in files.android.response(ifNoneMatch: request.headers[.ifNoneMatch]).response }
+        for (path, document) in [(RoutePaths.webauthn, credentials.webauthn), (RoutePaths.passkeyEndpoints, credentials.passkeyEndpoints)] {
+            routes.get(RouterPath(path)) { request, _ in
+                guard let document else { throw HTTPError(.notFound) }
+                return document.response(ifNoneMatch: request.headers[.ifNoneMatch]).response
+            }
+        }
+        // Password managers send people here to change a password (W3C "A Well-Known URL for Changing Passwords").
+        routes.get(RouterPath(RoutePaths.changePassword)) { _, _ in
+            guard let url = credentials.changePasswordURL else { throw HTTPError(.notFound) }
+            return Response(status: .found, headers: [.location: url, .cacheControl: "no-store"])
+        }
         return routes
     }
 }
@@ -25,8 +38,8 @@ extension StaticJSONDocument {
 
     /// 200 with the exact bytes, or 304 when the client already holds them. Never a redirect, and the
     /// content type carries no parameters: Apple's CDN and Android's verifier both reject anything else.
-    func response(ifNoneMatch: String?) -> ImmediateResponse {
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: Self.cacheControl, .eTag: etag]
+    func response(ifNoneMatch: String?, cacheControl: String = Self.cacheControl) -> ImmediateResponse {
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: cacheControl, .eTag: etag]
         if let ifNoneMatch, Self.matches(ifNoneMatch, etag: etag) {
             return ImmediateResponse(status: .notModified, headers: headers)
         }

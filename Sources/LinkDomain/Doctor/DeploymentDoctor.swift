@@ -101,6 +101,27 @@ public struct DeploymentDoctor: Sendable {
         if case .success(let document) = await fetch("/.well-known/linkdomain-doctor-\(UInt64.random(in: 1...UInt64.max))", client) {
             findings += Self.checkCatchAll(document)
         }
+        findings += await checkAuthDomain(with: client)
+        return findings
+    }
+
+    /// The sign-in helper, `init.json` and the credential files (``checkHelper(_:base:)`` and the rest).
+    private func checkAuthDomain(with client: HTTPClient) async -> [DoctorFinding] {
+        var findings: [DoctorFinding] = []
+        var helper: [(path: String, status: Int)] = []
+        for path in Self.helperPaths {
+            switch await fetch(path, client) {
+            case .success(let document): helper.append((path, document.status))
+            case .failure(let problem): return [problem.finding("sign-in helper")]
+            }
+        }
+        findings += Self.checkHelper(helper, base: base)
+        let authority = CredentialFiles.authDomain(publicBaseURL: base)
+        if case .success(let document) = await fetch(Self.firebaseInitPath, client) { findings += Self.checkFirebaseInit(document, authority: authority) }
+        for path in [Self.webauthnPath, Self.passkeyEndpointsPath] {
+            if case .success(let document) = await fetch(path, client) { findings += Self.checkCredentialDocument(document, path: path) }
+        }
+        if case .success(let document) = await fetch(Self.changePasswordPath, client) { findings += Self.checkChangePassword(document) }
         return findings
     }
 

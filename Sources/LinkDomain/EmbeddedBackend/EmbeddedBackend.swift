@@ -31,10 +31,11 @@ public struct EmbeddedBackend: Sendable {
 
     /// The Identity Toolkit, Secure Token and emulator endpoints; each call's client is the one
     /// ``ClientAddressMiddleware`` put in the context.
-    func routes<Context: ClientAddressRequestContext>(context: Context.Type)
+    /// - Parameter ownerIsAdmin: the admin listener's routes, where `Bearer owner` is an admin in any mode.
+    func routes<Context: ClientAddressRequestContext>(context: Context.Type, ownerIsAdmin: Bool = false)
         -> RouteCollection<Context>
     {
-        let routes = IdentityToolkitController<Context>(service: service).routes
+        let routes = IdentityToolkitController<Context>(service: service, ownerIsAdmin: ownerIsAdmin).routes
         // The public keys of its ID tokens, where Google publishes Firebase's, for whoever verifies them.
         routes.get(RouterPath(RoutePaths.idTokenKeys)) { [service] _, _ in
             var response = Response.json(try await service.tokens.publishedKeys())

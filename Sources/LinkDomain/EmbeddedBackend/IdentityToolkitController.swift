@@ -12,6 +12,8 @@ import NIOCore
 /// Every operation is in ``IdentityToolkitOperation/all``, one line each.
 struct IdentityToolkitController<Context: ClientAddressRequestContext>: Sendable {
     let service: AccountService
+    /// The admin listener's (`admin.listen`, loopback only): `Bearer owner` is an admin in a deployment too.
+    var ownerIsAdmin = false
 
     var routes: RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
@@ -150,6 +152,7 @@ struct IdentityToolkitController<Context: ClientAddressRequestContext>: Sendable
         if !token.isEmpty, settings.adminKeys.contains(where: { ConstantTime.equal($0.utf8, token.utf8) }) { return true }
         switch settings.mode {
         case .development: return token == "owner"
+        case .deployment where ownerIsAdmin && token == "owner": return true
         case .deployment: throw IdentityToolkitError.unauthenticated
         }
     }

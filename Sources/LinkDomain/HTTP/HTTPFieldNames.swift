@@ -18,4 +18,7 @@ extension HTTPField.Name {
     static let googAPIKey = HTTPField.Name("X-Goog-Api-Key")!
     /// Keeps the console out of search engines, whatever links to it.
     static let xRobotsTag = HTTPField.Name("X-Robots-Tag")!
+    /// Marks an answer relayed from the sign-in helper's origin for ``SecurityHeaders``, which
+    /// removes it: never sent.
+    static let relayedFromOrigin = HTTPField.Name("LinkDomain-Relayed-From-Origin")!
 }

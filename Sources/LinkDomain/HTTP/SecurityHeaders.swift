@@ -53,8 +53,17 @@ struct SecurityHeaders: Sendable {
         return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
 
+    /// An answer relayed from the sign-in helper's origin (marked ``HTTPField/Name/relayedFromOrigin``,
+    /// which is removed here, so it never reaches the wire) keeps the origin's own security and
+    /// framing rules (the app frames `/__/auth/iframe`): HSTS alone is added to it.
     func add(to headers: inout HTTPFields, peer: @autoclosure () -> String?, requestHeaders: HTTPFields) {
-        for field in fields(https: isHTTPS(peer: peer(), requestHeaders: requestHeaders)) { headers[field.name] = field.value }
+        let https = isHTTPS(peer: peer(), requestHeaders: requestHeaders)
+        if headers[.relayedFromOrigin] != nil {
+            headers[.relayedFromOrigin] = nil
+            if https { headers[.strictTransportSecurity] = Self.strictTransportSecurity }
+            return
+        }
+        for field in fields(https: https) { headers[field.name] = field.value }
     }
 
     /// The headers themselves, for a response that went over HTTPS or not.

@@ -43,7 +43,8 @@ public enum LinkDomainApplication {
         router.add(
             middleware: AbuseLimitsMiddleware<Context>(
                 limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst)))
-        router.addRoutes(AssociationController(files: services.files).routes)
+        router.addRoutes(AssociationController(files: services.files, credentials: services.credentialFiles).routes)
+        router.addRoutes(AuthHelperController<Context>(relay: services.authHelper, files: services.credentialFiles).routes)
         router.addRoutes(
             HealthController(
                 readinessChecks: [
@@ -144,11 +145,16 @@ public enum LinkDomainApplication {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let configuration = services.configuration
+        var background = services.backgroundServices
+        if let address = configuration.authDomain.adminListen, let embedded = services.embeddedBackend {
+            // Last, so that it stops first, with the public server.
+            background.append(AdminListener.application(services, embedded: embedded, address: address, logger: logger))
+        }
         var application = Application(
             router: router(services, logger: logger),
             server: server(services, logger: logger),
             configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: nil),
-            services: services.backgroundServices,
+            services: background,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.server.port) },
             logger: logger
         )

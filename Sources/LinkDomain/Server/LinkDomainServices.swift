@@ -53,6 +53,11 @@ public struct LinkDomainServices: Sendable {
     var pendingWork = PendingWork()
     /// Whether the database answers (`/readyz`, `/metrics`).
     var databaseHealth = DependencyHealth()
+    /// Firebase's sign-in helper, relayed from `authHandler.origin`; nil when not configured.
+    var authHelper: AuthHelperRelay?
+
+    /// The passkey and password-manager files and `init.json`, made from the configuration.
+    var credentialFiles: CredentialFiles { CredentialFiles(configuration: configuration) }
 
     /// What the link API and the console do to short links.
     var shortLinkOperations: ShortLinkOperations {
@@ -135,6 +140,9 @@ public struct LinkDomainServices: Sendable {
         services.actionLinks = backend.actionLinks
         if let service = opened.service { services.backgroundServices.append(service) }
         services.databaseHealth = opened.health
+        services.authHelper = configuration.authDomain.helperOrigin.map { origin in
+            AuthHelperRelay(origin: origin, client: AuthHelperRelay.sharedClient, keptCopies: KeptCopies(), metrics: metrics)
+        }
         services.backgroundServices.append(ShortLinkChangeWatcher(store: opened.admin, cache: linkStore, logger: logger))
         services.backgroundServices.append(
             DatabaseProbe(

@@ -27,6 +27,11 @@ public enum StartupSummary {
         lines += configuration.android.apps.map { "      \($0.packageName)" }
         let domains = configuration.authorizedDomains
         lines.append("  authorized domains: " + (domains.isEmpty ? "(none)" : domains.joined(separator: ", ")))
+        let domain = configuration.authDomain
+        lines.append("  sign-in helper:    " + (domain.helperOrigin.map { "/__/auth/*, /__/firebase/* from \($0)" } ?? "off (authHandler.origin)"))
+        if let admin = domain.adminListen {
+            lines.append("  admin listener:    \(admin) (Authorization: Bearer owner, for firebase-admin and the Firebase CLI on this machine)")
+        }
         lines.append("  \(RoutePaths.health), \(RoutePaths.readiness)")
         return lines.joined(separator: "\n")
     }

@@ -41,9 +41,17 @@ package struct AssetLinkStatement: Encodable, Equatable {
         case target
     }
 
+    /// Android's Credential Manager shares this domain's passwords and passkeys with an app whose
+    /// statement holds it (docs/wire-formats.md, "Passkeys and password managers").
+    package static let getLoginCredentials = "delegate_permission/common.get_login_creds"
+
     /// The statements for `assetlinks.json`, one per app, in configuration order.
     package static func statements(for apps: [AndroidApp], claimsShortLinks: Bool = false) -> [AssetLinkStatement] {
         let rules = RelationExtensions(handleAllURLs: HandleAllURLs(components: AppleAppSiteAssociation.components(claimsShortLinks: claimsShortLinks)))
-        return apps.map { AssetLinkStatement(relationExtensions: rules, target: Target(packageName: $0.packageName, fingerprints: $0.fingerprints)) }
+        return apps.map { app in
+            AssetLinkStatement(
+                relation: ["delegate_permission/common.handle_all_urls"] + (app.webcredentials ? [getLoginCredentials] : []),
+                relationExtensions: rules, target: Target(packageName: app.packageName, fingerprints: app.fingerprints))
+        }
     }
 }

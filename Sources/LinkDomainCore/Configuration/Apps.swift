@@ -37,9 +37,12 @@ public struct AndroidApp: Sendable, Equatable {
     public var packageName: String
     /// SHA-256 signing-certificate fingerprints, normalised to upper-case hex pairs joined by `:`.
     public var fingerprints: [String]
+    /// Share this domain's passwords and passkeys with the app (`get_login_creds`).
+    public var webcredentials: Bool
 
-    public init(packageName: String, fingerprints: [String]) {
+    public init(packageName: String, fingerprints: [String], webcredentials: Bool = false) {
         self.packageName = packageName
         self.fingerprints = fingerprints
+        self.webcredentials = webcredentials
     }
 }

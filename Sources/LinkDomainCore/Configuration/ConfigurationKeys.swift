@@ -190,7 +190,7 @@ package enum ConfigurationKeys {
     package static let all: [ConfigurationKey] = [
         publicBaseURL, serverHost, serverPort, forceDevelopmentMode, idleTimeoutSeconds, tlsCertificatePath, tlsPrivateKeyPath,
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
-        androidPackageName, androidFingerprints, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
+        androidPackageName, androidFingerprints, androidWebcredentials, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
         backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, backendIDTokenKeysURL,
         pivotBaseURL,
         actionPath, publicDirectory, formSecret, requestsPerMinute, burst, pageChecksPerMinute, pageChecksBurst, handoffLifetimeSeconds, trustedProxies,
@@ -198,6 +198,7 @@ package enum ConfigurationKeys {
         postgresURL, mailSMTPURL, mailFrom, mailFromName, mailTrustedCertificatesPath, mailDKIMPrivateKeyPath, mailDKIMSelector,
         mailDKIMDomain, mailTemplatesDirectory, mailTimeoutSeconds, mailRetryForSeconds, mailRetryInitialSeconds, mailPerRecipientPerHour,
         mailPerClientPerHour, brandingAppName, brandingAccentColor, brandingLogoURL, brandingSupportURL, brandingPrivacyURL, brandingTermsURL, brandingHomeURL,
-        brandingSupportEmail, pagesDefaultLanguage,
+        brandingSupportEmail, pagesDefaultLanguage, authHandlerOrigin, webAppAppID, webAppMessagingSenderID, webAppStorageBucket,
+        webAppMeasurementID, passkeysRelatedOrigins, passkeysEnrollURL, passkeysManageURL, changePasswordURL, adminListen,
     ]
 }

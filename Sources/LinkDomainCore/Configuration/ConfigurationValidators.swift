@@ -133,6 +133,25 @@ package enum ConfigurationValidators {
         return trimmed.lowercased()
     }
 
+    /// An `https://host[:port]` origin with no path (a related origin of passkeys); lower-cased.
+    package static func httpsOrigin(_ value: String) -> String? {
+        guard let origin = publicBaseURL(value), origin.hasPrefix("https://") else { return nil }
+        return origin
+    }
+
+    /// An `https://` URL (a page of the app's own site that password managers send people to).
+    package static func httpsURL(_ value: String) -> String? {
+        guard value.utf8.count <= 2048, let address = WebAddress(value), address.scheme == "https", hostName(address.host) != nil else { return nil }
+        return value
+    }
+
+    /// One of a web app's Firebase config values (`appId`, `messagingSenderId`, `storageBucket`,
+    /// `measurementId`): 1 to 128 letters, digits, `:`, `.`, `_` or `-`.
+    package static func webAppValue(_ value: String) -> String? {
+        (1...128).contains(value.utf8.count)
+            && value.utf8.allSatisfy({ isLetter($0) || isDigit($0) || ":._-".utf8.contains($0) }) ? value : nil
+    }
+
     private static func chunks(of value: String) -> [Substring] {
         var result: [Substring] = []
         var index = value.startIndex

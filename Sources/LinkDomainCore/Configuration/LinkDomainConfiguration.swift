@@ -26,6 +26,8 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var console = Console()
     public var mail = Mail()
     public var branding = Branding()
+    /// The sign-in helper, `init.json`, the passkey and password-manager files, the admin listener.
+    public var authDomain = AuthDomain()
     /// `pages.defaultLanguage`: the language when a request names none spoken here (one of
     /// ``Languages/supported``).
     public var defaultLanguage = "en"

@@ -54,6 +54,7 @@ extension ValidatingReader {
         guard var backend = readBackend() else { return nil }
         backend.serviceAccount = readServiceAccount(baseDirectory: baseDirectory)
         configuration.backend = backend
+        configuration.authDomain = readAuthDomain(backend: backend)
         // Built even when something is wrong, so that the deployment checks below report alongside the rest.
         reportMissingDeploymentKeys(configuration)
         return problems.isEmpty ? configuration : nil
@@ -174,8 +175,9 @@ extension ValidatingReader {
     private mutating func readAndroidApp(index: Int) -> AndroidApp? {
         let packageName = validated(ConfigurationKeys.androidPackageName, index: index)
         let fingerprints = list(ConfigurationKeys.androidFingerprints, index: index) ?? []
+        let webcredentials = boolean(ConfigurationKeys.androidWebcredentials, index: index)
         guard let packageName else { return nil }
-        return AndroidApp(packageName: packageName, fingerprints: fingerprints)
+        return AndroidApp(packageName: packageName, fingerprints: fingerprints, webcredentials: webcredentials)
     }
 
     /// Each app once: `key` is the field that identifies an element of its list.

@@ -5,6 +5,15 @@ package enum RoutePaths {
     /// iOS 9 to 12 also fetched the file from the root.
     package static let appleAssociationAtRoot = "/apple-app-site-association"
     package static let androidAssociation = "/.well-known/assetlinks.json"
+    /// Passkeys' related origins (WebAuthn Level 3).
+    package static let webauthn = "/.well-known/webauthn"
+    /// Where password managers send people to make and manage passkeys (W3C draft).
+    package static let passkeyEndpoints = "/.well-known/passkey-endpoints"
+    /// Where password managers send people to change a password.
+    package static let changePassword = "/.well-known/change-password"
+    /// Firebase's sign-in helper, relayed from its origin (``AuthHelperScope`` decides what may be).
+    package static let authHelper = "/__/auth/**"
+    package static let firebaseHelper = "/__/firebase/**"
     package static let stylesheet = "/__/static/styles.css"
     /// The pages' script: enhancements only (show passwords, copy a link), never required.
     package static let script = "/__/static/page.js"
@@ -62,7 +71,7 @@ package enum RoutePaths {
 
     private static let machinePrefixes = [
         "/v1/", "/v2/", "/identitytoolkit.googleapis.com/", "/www.googleapis.com/", "/securetoken.googleapis.com/",
-        "/emulator/v1/", "/.well-known/", "/__/static/",
+        "/emulator/v1/", "/.well-known/", "/__/static/", "/__/firebase/",
     ]
     private static let machinePaths: Set<String> = [appleAssociationAtRoot, health, readiness, metrics, rootFavicon]
 

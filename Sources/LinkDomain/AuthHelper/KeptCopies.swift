@@ -1,0 +1,64 @@
+import HTTPTypes
+import LinkDomainCore
+import LinkDomainStorage
+import NIOCore
+import Synchronization
+
+/// The helper origin's answers kept in memory (docs/design/auth-helper.md, "Kept copies"): served
+/// while fresh without asking the origin, and past their age while the origin cannot be reached.
+/// Bounded in bytes; the least recently used go first.
+final class KeptCopies: Sendable {
+    struct Copy: Sendable {
+        var headers: HTTPFields
+        var body: ByteBuffer
+        var keptAt: ContinuousClock.Instant
+        var freshFor: Duration
+
+        var size: Int { body.readableBytes + headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } }
+        func isFresh(at now: ContinuousClock.Instant) -> Bool { keptAt.duration(to: now) < freshFor }
+        /// Whole seconds since it was kept, for the `Age` field.
+        func age(at now: ContinuousClock.Instant) -> Int { Int(keptAt.duration(to: now).components.seconds) }
+    }
+
+    private struct State {
+        var copies: [String: Copy] = [:]
+        /// Keys from least to most recently used.
+        var order: [String] = []
+        var bytes = 0
+    }
+
+    /// 16 MiB: Firebase's helper files together are well under a megabyte.
+    let capacityBytes: Int
+    private let state = Mutex(State())
+
+    init(capacityBytes: Int = 16 << 20) {
+        self.capacityBytes = capacityBytes
+    }
+
+    func copy(for key: String) -> Copy? {
+        state.withLock { state in
+            guard let copy = state.copies[key] else { return nil }
+            if let index = state.order.firstIndex(of: key) { state.order.remove(at: index) }
+            state.order.append(key)
+            return copy
+        }
+    }
+
+    func keep(_ copy: Copy, for key: String) {
+        let size = copy.size
+        guard size <= capacityBytes / 4 else { return }
+        state.withLock { state in
+            if let old = state.copies.removeValue(forKey: key) {
+                state.bytes -= old.size
+                state.order.removeAll { $0 == key }
+            }
+            while state.bytes + size > capacityBytes, !state.order.isEmpty {
+                let oldest = state.order.removeFirst()
+                state.bytes -= state.copies.removeValue(forKey: oldest)?.size ?? 0
+            }
+            state.copies[key] = copy
+            state.order.append(key)
+            state.bytes += size
+        }
+    }
+}
