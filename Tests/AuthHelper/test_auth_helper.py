@@ -63,6 +63,21 @@ class StandIn:
                 elif path == "/__/auth/slow.js":
                     time.sleep(20)
                     self.answer(200, b"late", [("Content-Type", "text/javascript")])
+                elif path == "/__/auth/drip.js":
+                    # The head at once, then a byte every half second for 20 s.
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/javascript")
+                    self.send_header("Content-Length", "40")
+                    self.end_headers()
+                    for _ in range(40):
+                        self.wfile.write(b"x")
+                        self.wfile.flush()
+                        time.sleep(0.5)
+                elif path == "/__/auth/experiments.js":
+                    self.answer(200, b"// experiments", [
+                        ("Content-Type", "text/javascript"), ("Cache-Control", "public, max-age=1800"), ("Cache-Control", "no-store"),
+                        ("NEL", '{"report_to": "x", "max_age": 86400}'), ("Report-To", '{"group": "x"}'), ("Clear-Site-Data", '"*"'),
+                        ("Access-Control-Allow-Origin", "*"), ("Alt-Svc", 'h3=":443"'), ("Strict-Transport-Security", "max-age=1; includeSubDomains")])
                 elif path.startswith("/__/firebase/"):
                     self.answer(200, b"// firebase sdk " + path.encode(), [("Content-Type", "text/javascript"), ("Cache-Control", "max-age=60")])
                 else:
@@ -119,7 +134,8 @@ def test_helper_files_byte_for_byte_with_the_origins_host_and_headers(helper):
     assert status == 200 and body == HANDLER_HTML
     # The origin's own rules, not LinkDomain's: its CSP, no X-Frame-Options: DENY, no cookie of its own.
     assert headers["content-security-policy"] == "script-src 'self' https://apis.google.com"
-    assert "x-frame-options" not in headers and "set-cookie" not in headers and headers["x-stand-in"] == "handler"
+    assert "x-frame-options" not in headers and "set-cookie" not in headers
+    assert headers["content-type"] == "text/html; charset=utf-8" and headers["cache-control"] == "no-store"
     seen = [request for request in stand_in.requests if request["path"] == target][-1]
     assert seen["headers"]["host"] == f"127.0.0.1:{stand_in.port}"
     assert seen["headers"]["user-agent"] == "Mozilla/5.0 test" and seen["headers"]["accept-language"] == "de"
@@ -127,6 +143,22 @@ def test_helper_files_byte_for_byte_with_the_origins_host_and_headers(helper):
         assert private not in seen["headers"], private
     status, _, body = fetch(server.base, "/__/firebase/10.14.1/firebase-app.js")
     assert status == 200 and body == b"// firebase sdk /__/firebase/10.14.1/firebase-app.js"
+
+
+def test_fields_that_speak_for_the_whole_host_never_come_back(helper):
+    server, stand_in = helper
+    for _ in range(2):
+        status, headers, body = fetch(server.base, "/__/auth/experiments.js")
+        assert status == 200 and body == b"// experiments"
+        for field in ["nel", "report-to", "clear-site-data", "access-control-allow-origin", "alt-svc", "strict-transport-security", "set-cookie"]:
+            assert field not in headers, field
+        assert headers["x-content-type-options"] == "nosniff"
+    # Its second Cache-Control says no-store: not kept, so both requests reached the origin.
+    assert len([r for r in stand_in.requests if r["path"] == "/__/auth/experiments.js"]) == 2
+    # A query a visitor makes up is never kept either.
+    for _ in range(2):
+        assert fetch(server.base, "/__/auth/handler.js?cachebuster=1")[0] == 200
+    assert len([r for r in stand_in.requests if r["path"] == "/__/auth/handler.js?cachebuster=1"]) == 2
 
 
 def test_sign_in_with_apple_form_post_reaches_the_handler(helper):
@@ -209,9 +241,11 @@ def test_kept_copies_while_the_origin_is_down_and_a_deadline_for_the_rest(tmp_pa
         assert status == 200 and body == HANDLER_JS and "age" in headers
         assert fetch(server.base, "/__/auth/handler.js", headers={"If-None-Match": '"handler-v1"'})[0] == 304
         assert len(stand_in.requests) == asked
-        # A hanging origin: 504, never a hang (the client's 60 s timeout is only a guard).
-        status, headers, _ = fetch(server.base, "/__/auth/slow.js")
-        assert status == 504 and headers["retry-after"] == "5"
+        # A hanging origin, or one that sends its head and then drips the body: 504, never a hang
+        # (the client's 60 s timeout is only a guard).
+        for path in ["/__/auth/slow.js", "/__/auth/drip.js"]:
+            status, headers, _ = fetch(server.base, path)
+            assert status == 504 and headers["retry-after"] == "5", path
         stand_in.stop()
         status, _, body = fetch(server.base, "/__/auth/handler.js")
         assert status == 200 and body == HANDLER_JS
@@ -315,5 +349,9 @@ def test_firebase_admin_through_the_admin_listener_of_a_deployment(tmp_path):
         # The emulator's own powers stay development's, on the admin listener too.
         status, _, _ = fetch(f"http://127.0.0.1:{admin_port}", "/emulator/v1/projects/demo-linkdomain/oobCodes")
         assert status == 404
+        # A name rebound to loopback by a page in a browser here is not answered.
+        status, _, _ = fetch(f"http://127.0.0.1:{admin_port}", "/identitytoolkit.googleapis.com/v1/projects/demo-linkdomain/accounts:batchGet",
+                             headers={"Authorization": "Bearer owner", "Host": f"rebind.attacker.example:{admin_port}"})
+        assert status == 421
     finally:
         server.stop()

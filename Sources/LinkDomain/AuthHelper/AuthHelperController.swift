@@ -36,7 +36,7 @@ struct AuthHelperController<Context: RequestContext>: Sendable {
             return AuthHelperRelay.ownAnswer(.notFound, "there is nothing at this address")
         case .methodNotAllowed:
             var response = AuthHelperRelay.ownAnswer(.methodNotAllowed, "the sign-in helper takes GET and HEAD (and POST at its handler)")
-            response.headers[.allow] = "GET, HEAD"
+            response.headers[.allow] = target.hasPrefix(AuthHelperScope.handler + "?") || target == AuthHelperScope.handler ? "GET, HEAD, POST" : "GET, HEAD"
             return response
         case .relay(let target):
             var body: ByteBuffer?

@@ -13,9 +13,14 @@ final class KeptCopies: Sendable {
         var body: ByteBuffer
         var keptAt: ContinuousClock.Instant
         var freshFor: Duration
+        /// Whether it may be served past its freshness (for a day) while the origin is down.
+        var mayServeStale: Bool
 
         var size: Int { body.readableBytes + headers.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count } }
         func isFresh(at now: ContinuousClock.Instant) -> Bool { keptAt.duration(to: now) < freshFor }
+        func mayServe(whileDownAt now: ContinuousClock.Instant) -> Bool {
+            isFresh(at: now) || (mayServeStale && keptAt.duration(to: now) < freshFor + .seconds(HelperCachePolicy.staleIfErrorSeconds))
+        }
         /// Whole seconds since it was kept, for the `Age` field.
         func age(at now: ContinuousClock.Instant) -> Int { Int(keptAt.duration(to: now).components.seconds) }
     }
@@ -29,10 +34,21 @@ final class KeptCopies: Sendable {
 
     /// 16 MiB: Firebase's helper files together are well under a megabyte.
     let capacityBytes: Int
+    /// Few enough that the recency list's scans cost nothing; only query-less targets are kept.
+    let capacityCopies: Int
     private let state = Mutex(State())
 
-    init(capacityBytes: Int = 16 << 20) {
+    init(capacityBytes: Int = 16 << 20, capacityCopies: Int = 128) {
         self.capacityBytes = capacityBytes
+        self.capacityCopies = capacityCopies
+    }
+
+    func remove(_ key: String) {
+        state.withLock { state in
+            guard let old = state.copies.removeValue(forKey: key) else { return }
+            state.bytes -= old.size + key.utf8.count
+            state.order.removeAll { $0 == key }
+        }
     }
 
     func copy(for key: String) -> Copy? {
@@ -45,16 +61,13 @@ final class KeptCopies: Sendable {
     }
 
     func keep(_ copy: Copy, for key: String) {
-        let size = copy.size
+        let size = copy.size + key.utf8.count
         guard size <= capacityBytes / 4 else { return }
+        remove(key)
         state.withLock { state in
-            if let old = state.copies.removeValue(forKey: key) {
-                state.bytes -= old.size
-                state.order.removeAll { $0 == key }
-            }
-            while state.bytes + size > capacityBytes, !state.order.isEmpty {
+            while state.bytes + size > capacityBytes || state.copies.count >= capacityCopies, !state.order.isEmpty {
                 let oldest = state.order.removeFirst()
-                state.bytes -= state.copies.removeValue(forKey: oldest)?.size ?? 0
+                state.bytes -= (state.copies.removeValue(forKey: oldest)?.size ?? 0) + oldest.utf8.count
             }
             state.copies[key] = copy
             state.order.append(key)

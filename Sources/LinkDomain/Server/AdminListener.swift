@@ -16,6 +16,8 @@ enum AdminListener {
         let router = Router(context: LinkDomainRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ResponseFinishingMiddleware<LinkDomainRequestContext>(finisher: LinkDomainApplication.finisher(services)))
         router.add(middleware: ErrorPageMiddleware<LinkDomainRequestContext>(pages: nil))
+        // Loopback names only: a page in a browser on this machine cannot reach it under a rebound name.
+        router.add(middleware: DevelopmentHostMiddleware<LinkDomainRequestContext>(hosts: DevelopmentHosts(publicHost: "localhost")))
         router.addRoutes(embedded.routes(context: LinkDomainRequestContext.self, ownerIsAdmin: true))
         let bindAddress: BindAddress
         switch address {
@@ -30,6 +32,10 @@ enum AdminListener {
         }
         return Application(
             router: router, configuration: .init(address: bindAddress, serverName: nil),
+            onServerRunning: { _ in
+                // Only this service's own user may connect, whatever the process's umask.
+                if case .unixSocket(let path) = address { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path) }
+            },
             logger: logger)
     }
 }

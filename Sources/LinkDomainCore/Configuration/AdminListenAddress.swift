@@ -16,10 +16,12 @@ public enum AdminListenAddress: Sendable, Equatable, CustomStringConvertible {
         guard let colon = text.utf8.lastIndex(of: UInt8(ascii: ":")), let port = Int(text[text.index(after: colon)...]),
             (1...65535).contains(port)
         else { return nil }
-        var host = String(text[..<colon])
+        var host = String(text[..<colon]).lowercased()
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        // A numeric address is bound as written; `localhost` is not looked up (a hosts file could point it anywhere).
+        if host == "localhost" { host = "127.0.0.1" }
         guard host == "::1" || ServingMode.isLoopbackBind(host), !host.hasPrefix("[") else { return nil }
-        self = .tcp(host: host.lowercased(), port: port)
+        self = .tcp(host: host, port: port)
     }
 
     public var description: String {

@@ -36,8 +36,12 @@ extension LinkDomainConfiguration {
 extension ValidatingReader {
     package mutating func readAuthDomain(backend: LinkDomainConfiguration.Backend) -> LinkDomainConfiguration.AuthDomain {
         var domain = LinkDomainConfiguration.AuthDomain()
-        let explicitOrigin = validated(ConfigurationKeys.authHandlerOrigin)
-        if case .identityToolkit = backend.kind {
+        // An empty value turns the helper off, the Identity Toolkit backend's default included.
+        let turnedOff = string(ConfigurationKeys.authHandlerOrigin) == ""
+        let explicitOrigin = turnedOff ? nil : validated(ConfigurationKeys.authHandlerOrigin)
+        if turnedOff {
+            domain.helperOrigin = nil
+        } else if case .identityToolkit = backend.kind {
             domain.helperOrigin = explicitOrigin ?? LinkDomainConfiguration.AuthDomain.firebaseAppOrigin(projectID: backend.projectID)
         } else {
             domain.helperOrigin = explicitOrigin

@@ -6,7 +6,7 @@ extension ConfigurationKeys {
         "authHandler.origin", .url, default: .described("`https://<backend.projectID>.firebaseapp.com` with `identityToolkit`; none (off) otherwise"),
         expected: "an https:// origin such as \"https://my-project.firebaseapp.com\" (http:// only for a loopback stand-in), with no path",
         validate: ConfigurationValidators.publicBaseURL,
-        "Where Firebase's sign-in helper comes from (`signInWithRedirect`, popups): every `/__/auth/*` path LinkDomain does not serve itself and `/__/firebase/*` but `init.json` are answered from this origin, so an app's `authDomain` can be this host. See [the sign-in helper](deployment.md#sign-in-with-redirect-on-this-domain)."
+        "Where Firebase's sign-in helper comes from (`signInWithRedirect`, popups): every `/__/auth/*` path LinkDomain does not serve itself and `/__/firebase/*` but `init.json` are answered from this origin, so an app's `authDomain` can be this host; `\"\"` turns it off. See [the sign-in helper](deployment.md#sign-in-with-redirect-on-this-domain)."
     )
     package static let webAppAppID = ConfigurationKey(
         "webApp.appId", .string, default: .none, expected: "the web app's ID from its Firebase config, such as \"1:1234567890:web:abc123\"",

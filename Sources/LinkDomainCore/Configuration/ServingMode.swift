@@ -11,6 +11,8 @@ public enum ServingMode: String, Sendable, Equatable {
         let host = host.lowercased()
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+        // Digits only: `UInt8("+1")` would read a name as an address.
+        return octets.count == 4 && octets[0] == "127"
+            && octets.allSatisfy { (1...3).contains($0.utf8.count) && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } && UInt8($0) != nil }
     }
 }

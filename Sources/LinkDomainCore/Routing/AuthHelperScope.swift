@@ -35,17 +35,17 @@ package enum AuthHelperScope {
         if path.hasPrefix(authPrefix) {
             rest = path.dropFirst(authPrefix.utf8.count)
             let first = rest.prefix { $0 != "/" }
-            guard !ownSegments.contains(first) else { return .refused }
+            guard !ownSegments.contains(Substring(first.lowercased())) else { return .refused }
         } else if path.hasPrefix(firebasePrefix) {
-            guard path != firebaseInit else { return .refused }
+            guard path.lowercased() != firebaseInit else { return .refused }
             rest = path.dropFirst(firebasePrefix.utf8.count)
         } else {
             return .refused
         }
         // Firebase's helper files are plain names (`handler`, `iframe.js`, `10.14.1/firebase-app.js`):
-        // no escapes at all (so no `%2e`, `%2f`, `%5c`, `%25`), no `..`, no empty segment.
-        guard !rest.isEmpty, rest.utf8.allSatisfy(isPlainPathByte), !rest.contains(".."), !rest.contains("//"),
-            !rest.hasPrefix("/"), !target.contains("#")
+        // no escapes at all (so no `%2e`, `%2f`, `%5c`, `%25`), no `.` or `..` segment, no empty one.
+        guard !rest.isEmpty, rest.utf8.allSatisfy(isPlainPathByte), !rest.contains(".."), !target.contains("#"),
+            !rest.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0 == "." })
         else { return .refused }
         switch method {
         case "GET", "HEAD": return .relay(target: target)
@@ -69,6 +69,17 @@ package enum AuthHelperScope {
 package enum HelperCachePolicy {
     /// A week: longer lifetimes are cut to it.
     package static let longestSeconds = 604_800
+    /// How long past its freshness a kept copy is served while the origin cannot be reached.
+    package static let staleIfErrorSeconds = 86_400
+
+    /// Whether a kept answer may be served past its freshness while the origin is down: not when
+    /// the origin said `must-revalidate` or `proxy-revalidate`.
+    package static func mayServeStale(cacheControl: String) -> Bool {
+        !cacheControl.split(separator: ",").contains {
+            let name = $0.split(separator: "=").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            return name == "must-revalidate" || name == "proxy-revalidate"
+        }
+    }
 
     /// The seconds a 200 answer to a GET stays fresh, or nil when it may not be kept.
     package static func freshSeconds(status: Int, cacheControl: String?, vary: String?) -> Int? {

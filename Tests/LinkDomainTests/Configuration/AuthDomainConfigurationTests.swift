@@ -14,6 +14,8 @@ struct AuthDomainConfigurationTests {
         #expect(google.authDomain.helperOrigin == "https://my-project.firebaseapp.com")
         let named = try Fixtures.load("{}", environment: ["LINKDOMAIN_AUTH_HANDLER_ORIGIN": "http://127.0.0.1:9000/"])
         #expect(named.authDomain.helperOrigin == "http://127.0.0.1:9000")
+        let off = try Fixtures.load(#"{"backend": {"kind": "identityToolkit", "projectID": "my-project"}, "authHandler": {"origin": ""}}"#)
+        #expect(off.authDomain.helperOrigin == nil)
     }
 
     @Test("a plain-HTTP origin off loopback, or one with a path, is refused naming the key")
@@ -44,7 +46,11 @@ struct AuthDomainConfigurationTests {
         #expect(try Fixtures.load(#"{"admin": {"listen": "[::1]:9099"}}"#).authDomain.adminListen == .tcp(host: "::1", port: 9099))
         let socket = try Fixtures.load("{}", environment: ["LINKDOMAIN_ADMIN_LISTEN": "unix:/run/linkdomain/admin.sock"])
         #expect(socket.authDomain.adminListen == .unixSocket(path: "/run/linkdomain/admin.sock"))
-        for address in ["0.0.0.0:9099", "10.0.0.5:9099", "[::]:9099", "example.com:9099", "127.0.0.1", "127.0.0.1:0", "unix:relative.sock"] {
+        #expect(try Fixtures.load(#"{"admin": {"listen": "localhost:9099"}}"#).authDomain.adminListen == .tcp(host: "127.0.0.1", port: 9099))
+        for address in [
+            "0.0.0.0:9099", "10.0.0.5:9099", "[::]:9099", "example.com:9099", "127.0.0.1", "127.0.0.1:0", "unix:relative.sock", "127.0.0.+1:9099",
+            "127.0.0.1.evil.com:9099", "[::ffff:127.0.0.1]:9099",
+        ] {
             #expect(Fixtures.problems(#"{"admin": {"listen": "\#(address)"}}"#).map(\.key) == ["admin.listen"], "\(address)")
         }
         let remote = Fixtures.problems(#"{"admin": {"listen": "127.0.0.1:9099"}, "backend": {"kind": "emulator"}}"#)

@@ -31,7 +31,8 @@ struct AuthHelperScopeTests {
         for target in [
             "/__/auth/..%2f..%2fhealthz", "/__/auth/%2e%2e/%2e%2e/metrics", "/__/auth/%2E%2E/x", "/__/auth/a%5c..%5cb", "/__/auth/a%252e%252e/b",
             "/__/auth/../metrics", "/__/auth/a/../../b", "/__/firebase/../auth/links", "/__/auth//x", "/__/auth/handler\\..\\x",
-            "/__/auth/handler#x", "/__/auth/hand ler", "/__/auth/" + String(repeating: "a", count: 9000),
+            "/__/auth/handler#x", "/__/auth/hand ler", "/__/auth/" + String(repeating: "a", count: 9000), "/__/auth/./action",
+            "/__/firebase/./init.json", "/__/auth/Links?link=x", "/__/firebase/INIT.json", "/__/auth/handler/", "/__/auth/./handler",
         ] {
             #expect(AuthHelperScope.decide(method: "GET", target: Substring(target)) == .refused, "\(target)")
         }
@@ -59,5 +60,8 @@ struct AuthHelperScopeTests {
         #expect(HelperCachePolicy.freshSeconds(status: 200, cacheControl: "max-age=600", vary: "Cookie") == nil)
         #expect(HelperCachePolicy.freshSeconds(status: 200, cacheControl: nil, vary: nil) == nil)
         #expect(HelperCachePolicy.freshSeconds(status: 404, cacheControl: "max-age=600", vary: nil) == nil)
+        #expect(HelperCachePolicy.freshSeconds(status: 200, cacheControl: "max-age=600, no-store", vary: nil) == nil)
+        #expect(HelperCachePolicy.mayServeStale(cacheControl: "public, max-age=600"))
+        #expect(!HelperCachePolicy.mayServeStale(cacheControl: "max-age=600, must-revalidate"))
     }
 }
