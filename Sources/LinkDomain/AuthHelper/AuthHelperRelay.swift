@@ -10,9 +10,9 @@ import Synchronization
 
 /// Answers Firebase's sign-in helper paths from the project's origin (docs/design/auth-helper.md,
 /// "The proxy"): a new request with the path and query unchanged, the origin's own `Host`, only
-/// the visitor's content-negotiation fields; the origin's status, body and headers back, less
-/// hop-by-hop fields and cookies. Every request has deadlines and size limits; what the origin
-/// allows to be cached is kept, and served while the origin is down.
+/// the visitor's content-negotiation fields; the origin's status, body and an allow-list of its
+/// fields back. Every request has deadlines and size limits; what the origin allows to be cached
+/// is kept, and served while the origin is down.
 struct AuthHelperRelay: Sendable {
     /// `https://project.firebaseapp.com` (or a loopback stand-in), no trailing slash.
     let origin: String
