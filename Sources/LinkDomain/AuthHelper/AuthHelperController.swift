@@ -34,9 +34,9 @@ struct AuthHelperController<Context: RequestContext>: Sendable {
         case .refused:
             relay.metrics.authHelper(.refused)
             return AuthHelperRelay.ownAnswer(.notFound, "there is nothing at this address")
-        case .methodNotAllowed:
+        case .methodNotAllowed(let allowed):
             var response = AuthHelperRelay.ownAnswer(.methodNotAllowed, "the sign-in helper takes GET and HEAD (and POST at its handler)")
-            response.headers[.allow] = target.hasPrefix(AuthHelperScope.handler + "?") || target == AuthHelperScope.handler ? "GET, HEAD, POST" : "GET, HEAD"
+            response.headers[.allow] = allowed
             return response
         case .relay(let target):
             var body: ByteBuffer?

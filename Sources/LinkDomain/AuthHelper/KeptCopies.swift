@@ -30,6 +30,13 @@ final class KeptCopies: Sendable {
         /// Keys from least to most recently used.
         var order: [String] = []
         var bytes = 0
+
+        /// Drops `key`'s copy and its bytes (the key's own included), if there is one.
+        mutating func remove(_ key: String) {
+            order.removeAll { $0 == key }
+            guard let old = copies.removeValue(forKey: key) else { return }
+            bytes -= old.size + key.utf8.count
+        }
     }
 
     /// 16 MiB: Firebase's helper files together are well under a megabyte.
@@ -44,11 +51,7 @@ final class KeptCopies: Sendable {
     }
 
     func remove(_ key: String) {
-        state.withLock { state in
-            guard let old = state.copies.removeValue(forKey: key) else { return }
-            state.bytes -= old.size + key.utf8.count
-            state.order.removeAll { $0 == key }
-        }
+        state.withLock { $0.remove(key) }
     }
 
     func copy(for key: String) -> Copy? {
@@ -63,11 +66,10 @@ final class KeptCopies: Sendable {
     func keep(_ copy: Copy, for key: String) {
         let size = copy.size + key.utf8.count
         guard size <= capacityBytes / 4 else { return }
-        remove(key)
         state.withLock { state in
-            while state.bytes + size > capacityBytes || state.copies.count >= capacityCopies, !state.order.isEmpty {
-                let oldest = state.order.removeFirst()
-                state.bytes -= (state.copies.removeValue(forKey: oldest)?.size ?? 0) + oldest.utf8.count
+            state.remove(key)
+            while state.bytes + size > capacityBytes || state.copies.count >= capacityCopies, let oldest = state.order.first {
+                state.remove(oldest)
             }
             state.copies[key] = copy
             state.order.append(key)

@@ -8,11 +8,11 @@ import NIOHTTP1
 /// password-manager files well-formed where they are served. None is required: a path that
 /// answers 404 is reported as not served.
 extension DeploymentDoctor {
-    static let helperPaths = ["/__/auth/handler", "/__/auth/handler.js", "/__/auth/iframe", "/__/auth/iframe.js"]
-    static let firebaseInitPath = "/__/firebase/init.json"
-    static let webauthnPath = "/.well-known/webauthn"
-    static let passkeyEndpointsPath = "/.well-known/passkey-endpoints"
-    static let changePasswordPath = "/.well-known/change-password"
+    static let helperPaths = [AuthHelperScope.handler, AuthHelperScope.handler + ".js", "/__/auth/iframe", "/__/auth/iframe.js"]
+    static let firebaseInitPath = AuthHelperScope.firebaseInit
+    static let webauthnPath = RoutePaths.webauthn
+    static let passkeyEndpointsPath = RoutePaths.passkeyEndpoints
+    static let changePasswordPath = RoutePaths.changePassword
 
     /// The helper's four paths, each fetched once: 200 everywhere, or not served at all.
     static func checkHelper(_ answers: [(path: String, status: Int)], base: String) -> [DoctorFinding] {

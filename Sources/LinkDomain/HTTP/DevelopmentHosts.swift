@@ -34,8 +34,6 @@ struct DevelopmentHosts: Sendable {
 
     /// `localhost` and its subdomains (RFC 6761), 127.0.0.0/8, `::1`.
     static func isLoopback(_ host: String) -> Bool {
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
+        host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" || ServingMode.isLoopbackIPv4(host)
     }
 }

@@ -43,8 +43,9 @@ public enum LinkDomainApplication {
         router.add(
             middleware: AbuseLimitsMiddleware<Context>(
                 limiter: RateLimiter(perMinute: services.configuration.limits.requestsPerMinute, burst: services.configuration.limits.burst)))
-        router.addRoutes(AssociationController(files: services.files, credentials: services.credentialFiles).routes)
-        router.addRoutes(AuthHelperController<Context>(relay: services.authHelper, files: services.credentialFiles).routes)
+        let credentialFiles = services.credentialFiles
+        router.addRoutes(AssociationController(files: services.files, credentials: credentialFiles).routes)
+        router.addRoutes(AuthHelperController<Context>(relay: services.authHelper, files: credentialFiles).routes)
         router.addRoutes(
             HealthController(
                 readinessChecks: [

@@ -10,8 +10,8 @@ package enum AuthHelperScope {
         case relay(target: Substring)
         /// Not the helper's: 404, and the origin never hears of it.
         case refused
-        /// The helper's, but not with this method: 405.
-        case methodNotAllowed
+        /// The helper's, but not with this method: 405, with the methods it takes (`Allow`).
+        case methodNotAllowed(allowed: String)
     }
 
     package static let authPrefix = "/__/auth/"
@@ -47,10 +47,11 @@ package enum AuthHelperScope {
         guard !rest.isEmpty, rest.utf8.allSatisfy(isPlainPathByte), !rest.contains(".."), !target.contains("#"),
             !rest.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0 == "." })
         else { return .refused }
+        let takesPost = path == handler
         switch method {
         case "GET", "HEAD": return .relay(target: target)
-        case "POST" where path == handler: return .relay(target: target)
-        default: return .methodNotAllowed
+        case "POST" where takesPost: return .relay(target: target)
+        default: return .methodNotAllowed(allowed: takesPost ? "GET, HEAD, POST" : "GET, HEAD")
         }
     }
 
@@ -75,9 +76,14 @@ package enum HelperCachePolicy {
     /// Whether a kept answer may be served past its freshness while the origin is down: not when
     /// the origin said `must-revalidate` or `proxy-revalidate`.
     package static func mayServeStale(cacheControl: String) -> Bool {
-        !cacheControl.split(separator: ",").contains {
-            let name = $0.split(separator: "=").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            return name == "must-revalidate" || name == "proxy-revalidate"
+        !directives(cacheControl).contains { $0.name == "must-revalidate" || $0.name == "proxy-revalidate" }
+    }
+
+    /// `Cache-Control`'s directives: each name lower-cased, with its value when it has one.
+    private static func directives(_ cacheControl: String) -> [(name: String, value: Substring?)] {
+        cacheControl.split(separator: ",").map { directive in
+            let parts = directive.split(separator: "=", maxSplits: 1)
+            return (parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "", parts.count == 2 ? parts[1] : nil)
         }
     }
 
@@ -89,10 +95,8 @@ package enum HelperCachePolicy {
         }
         var maxAge: Int?
         var sharedMaxAge: Int?
-        for directive in cacheControl.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1)
-            let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            let value = parts.count == 2 ? Self.seconds(parts[1]) : nil
+        for (name, text) in directives(cacheControl) {
+            let value = text.flatMap(Self.seconds)
             switch name {
             case "private", "no-store", "no-cache": return nil
             case "max-age": maxAge = value
