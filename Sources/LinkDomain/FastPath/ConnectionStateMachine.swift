@@ -108,6 +108,10 @@ final class ConnectionLedger {
     var requests = ConnectionStateMachine()
     /// When the connection last did something (a request read, an answer written).
     var lastActivity = NIODeadline.now()
+    /// The idle timeout's next check (``watch(_:timeout:)``).
+    var check: Scheduled<Void>?
+    /// Since when the connection has taken no more output, if it is refusing it now.
+    var unwritableSince: NIODeadline?
 
     init() {}
 

@@ -12,6 +12,10 @@ import NIOHTTPTypes
 /// connection stays open: backend timeouts bound that. But a response the client does not read
 /// is not work: once the connection has taken no output for `timeout` (the socket's buffers full,
 /// the client reading nothing), it is closed, with whatever it holds.
+///
+/// The clock is the ledger's (``ConnectionLedger/watch(_:timeout:)``), so that on plain HTTP/1.1
+/// ``RawRequestHandler`` starts it before this handler exists: this handler joins it when the
+/// router's half of the pipeline is installed, and marks each decoded part as activity.
 final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -20,38 +24,34 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     let timeout: TimeAmount
     /// Shared with ``RawRequestHandler`` and ``ImmediateResponseHandler``: their answers are
     /// activity too, and the requests they pass on are the ones in progress.
-    let ledger = ConnectionLedger()
-    private var check: Scheduled<Void>?
-    /// Since when the connection has taken no more output, if it is refusing it now.
-    private var unwritableSince: NIODeadline?
+    let ledger: ConnectionLedger
 
-    init(timeout: TimeAmount) {
+    init(timeout: TimeAmount, ledger: ConnectionLedger = ConnectionLedger()) {
         self.timeout = timeout
+        self.ledger = ledger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { schedule(context, at: ledger.lastActivity + timeout) }
+        if context.channel.isActive { ledger.watch(context.channel, timeout: timeout) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        check?.cancel()
-        check = nil
+        ledger.stopWatching()
     }
 
     func channelActive(context: ChannelHandlerContext) {
         ledger.lastActivity = .now()
-        schedule(context, at: ledger.lastActivity + timeout)
+        ledger.watch(context.channel, timeout: timeout)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        check?.cancel()
-        check = nil
+        ledger.stopWatching()
         context.fireChannelInactive()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        unwritableSince = context.channel.isWritable ? nil : (unwritableSince ?? .now())
+        ledger.writabilityChanged(isWritable: context.channel.isWritable)
         context.fireChannelWritabilityChanged()
     }
 
@@ -59,21 +59,37 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
         ledger.lastActivity = .now()
         context.fireChannelRead(data)
     }
+}
 
-    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+extension ConnectionLedger {
+    /// Starts the idle timeout's clock, once: later calls (a second handler joining) change nothing.
+    func watch(_ channel: any Channel, timeout: TimeAmount) {
         guard check == nil else { return }
-        check = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+        schedule(channel, timeout: timeout, at: lastActivity + timeout)
+    }
+
+    func stopWatching() {
+        check?.cancel()
+        check = nil
+    }
+
+    func writabilityChanged(isWritable: Bool) {
+        unwritableSince = isWritable ? nil : (unwritableSince ?? .now())
+    }
+
+    private func schedule(_ channel: any Channel, timeout: TimeAmount, at deadline: NIODeadline) {
+        check = channel.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             check = nil
             let now = NIODeadline.now()
             if let since = unwritableSince, now >= since + timeout {
                 // Output stalled for a whole timeout: a client that never reads its answers.
-                context.close(promise: nil)
-            } else if ledger.passedOn > 0 && !ledger.requests.isReadingRequest {
-                schedule(context, at: unwritableSince.map { $0 + timeout } ?? now + timeout)
-            } else if now >= ledger.lastActivity + timeout {
-                context.close(promise: nil)
+                channel.close(promise: nil)
+            } else if passedOn > 0 && !requests.isReadingRequest {
+                schedule(channel, timeout: timeout, at: unwritableSince.map { $0 + timeout } ?? now + timeout)
+            } else if now >= lastActivity + timeout {
+                channel.close(promise: nil)
             } else {
-                schedule(context, at: ledger.lastActivity + timeout)
+                schedule(channel, timeout: timeout, at: lastActivity + timeout)
             }
         }
     }

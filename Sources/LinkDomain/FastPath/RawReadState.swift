@@ -30,6 +30,8 @@ struct RawReadState {
     /// Something was passed on since the last read completed.
     private var passedOnSinceRead = false
     private var started = false
+    /// An answer that ends the connection was written: nothing more is read or handled.
+    private(set) var isClosing = false
 
     init() {}
 
@@ -70,8 +72,15 @@ struct RawReadState {
 
     /// The pipeline asks for a read: whether to read now (else it waits for the connection to drain).
     mutating func readRequested(isWritable: Bool) -> Bool {
+        if isClosing { return false }
         if !isWritable { heldRead = true }
         return isWritable
+    }
+
+    /// The request just answered said `Connection: close`.
+    mutating func close() {
+        isClosing = true
+        unread = nil
     }
 
     /// The connection can take output again: the bytes that waited for it, and whether a held read is due.

@@ -21,18 +21,29 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     let responder: RawResponder
     let ledger: ConnectionLedger
+    /// The idle timeout this handler keeps until the router's half joins it (nil: that half's alone).
+    let idleTimeout: TimeAmount?
+    /// Installs the router's half behind this handler when a request first needs it (nil: it is there).
+    let handOff: RouterHandOff?
     let logger: Logger
     private var state = RawReadState()
     private var cache = RawResponder.Cache()
 
-    init(responder: RawResponder, ledger: ConnectionLedger, logger: Logger) {
+    init(responder: RawResponder, ledger: ConnectionLedger, idleTimeout: TimeAmount? = nil, handOff: RouterHandOff? = nil, logger: Logger) {
         self.responder = responder
         self.ledger = ledger
+        self.idleTimeout = idleTimeout
+        self.handOff = handOff
         self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { startReading(context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if idleTimeout != nil { ledger.stopWatching() }
+        handOff?.notNeeded()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -42,15 +53,49 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func startReading(_ context: ChannelHandlerContext) {
         guard state.start() else { return }
+        if let idleTimeout {
+            ledger.lastActivity = .now()
+            ledger.watch(context.channel, timeout: idleTimeout)
+        }
         try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
         context.read()
     }
 
+    /// The router's half, once installed, decides for itself.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The client is done sending, or the server shutting down: with nothing for the router
+        // (every request here is answered as it is read), the connection ends now.
+        if event is ChannelShouldQuiesceEvent || event as? ChannelEvent == .inputClosed, let handOff, !handOff.isInstalled {
+            state.close()
+            closeWhenWritten(context)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Closes the connection once everything written to it is out.
+    private func closeWhenWritten(_ context: ChannelHandlerContext) {
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: written)
+    }
+
+    /// Passes `bytes` to the router's half, installing it first if need be.
+    private func passOn(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        guard handOff?.install() ?? true else {
+            state.close()
+            return context.close(promise: nil)
+        }
+        state.passedOn()
+        context.fireChannelRead(wrapInboundOut(bytes))
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // After an answer that ends the connection, nothing more is the client's to send.
+        if state.isClosing { return }
         if state.isPassingThrough {
             // NIO's decoder reads the rest of the connection, as it arrives.
-            state.passedOn()
-            return context.fireChannelRead(data)
+            return passOn(unwrapInboundIn(data), context: context)
         }
         var bytes = unwrapInboundIn(data)
         state.prepend(&bytes)
@@ -68,6 +113,7 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if idleTimeout != nil { ledger.writabilityChanged(isWritable: context.channel.isWritable) }
         context.fireChannelWritabilityChanged()
         guard context.channel.isWritable else { return }
         let (waiting, heldRead) = state.becameWritable()
@@ -87,6 +133,8 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         state.closed()
+        if idleTimeout != nil { ledger.stopWatching() }
+        handOff?.notNeeded()
         context.fireChannelInactive()
     }
 
@@ -95,10 +143,7 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         var answered = false
         defer { if answered { context.flush() } }
         while bytes.readableBytes > 0 {
-            if state.isPassingThrough {
-                state.passedOn()
-                return context.fireChannelRead(wrapInboundOut(bytes))
-            }
+            if state.isPassingThrough { return passOn(bytes, context: context) }
             guard context.channel.isWritable else { return state.keep(bytes) }
             switch bytes.withUnsafeReadableBytes(RawRequestHead.read) {
             case .incomplete:
@@ -106,15 +151,23 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case .unsure:
                 state.passThroughFromNowOn()
             case .head(let head):
-                if ledger.passedOn == 0, answer(head, in: bytes, context: context) {
+                if ledger.passedOn == 0, let answer = answer(head, in: bytes, context: context) {
+                    if head.closesConnection {
+                        // The last answer: the connection closes once it is out, and the rest is dropped.
+                        state.close()
+                        context.write(wrapOutboundOut(.byteBuffer(answer)), promise: nil)
+                        closeWhenWritten(context)
+                        return
+                    }
+                    context.write(wrapOutboundOut(.byteBuffer(answer)), promise: nil)
                     // A whole request: bytes trickling in are not activity (slowloris).
                     ledger.lastActivity = .now()
                     answered = true
                     bytes.moveReaderIndex(forwardBy: head.length)
                 } else if let request = bytes.readSlice(length: head.length) {
                     ledger.requests.passedOnFromBytes()
-                    state.passedOn()
-                    context.fireChannelRead(wrapInboundOut(request))
+                    passOn(request, context: context)
+                    if state.isClosing { return }
                 } else {
                     state.passThroughFromNowOn()  // cannot happen: the head was read from these bytes
                 }
@@ -122,17 +175,17 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func answer(_ head: RawRequestHead, in bytes: ByteBuffer, context: ChannelHandlerContext) -> Bool {
+    /// The answer's bytes, counted in the metrics, or nil when the request is the router's.
+    private func answer(_ head: RawRequestHead, in bytes: ByteBuffer, context: ChannelHandlerContext) -> ByteBuffer? {
         let start = ContinuousClock.now
         return bytes.withUnsafeReadableBytes { raw in
             guard
                 let answer = responder.answer(
                     head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache,
                     allocator: context.channel.allocator, logger: logger)
-            else { return false }
-            context.write(wrapOutboundOut(.byteBuffer(answer.bytes)), promise: nil)
+            else { return nil }
             responder.record(answer, head: head, in: raw, since: start, logger: logger)
-            return true
+            return answer.bytes
         }
     }
 }

@@ -42,9 +42,12 @@ package struct RawRequestHead: Equatable {
     var host: Range<Int>?
     /// The size of the header section as ``AdmissionPolicy/headerBytes(_:)`` counts it.
     var headerBytes = 0
-    /// A GET with nothing that needs the router: no `Connection` other than `keep-alive`, no
-    /// `Expect`, no repeated or non-ASCII field among those the answer reads.
+    /// A GET with nothing that needs the router: no `Connection` other than `keep-alive` or
+    /// `close`, no `Expect`, no repeated or non-ASCII field among those the answer reads.
     package var isAnswerable = false
+    /// `Connection: close`: the answer says so, and the connection ends after it. One click is one
+    /// connection, and a client that says so at once saves the server a wait for its close.
+    package var closesConnection = false
 
     /// Reads the head at the start of `bytes`.
     package static func read(_ bytes: UnsafeRawBufferPointer) -> Reading {
@@ -84,7 +87,11 @@ package struct RawRequestHead: Equatable {
                 guard !sawContentLength, value.count == 1, bytes[value.lowerBound] == UInt8(ascii: "0") else { return .unsure }
                 sawContentLength = true
             case .connection:
-                answerable = answerable && isKeepAlive(bytes, value)
+                if isClose(bytes, value) {
+                    head.closesConnection = true
+                } else {
+                    answerable = answerable && isKeepAlive(bytes, value)
+                }
             case .expect:
                 answerable = false
             case .userAgent:
@@ -173,6 +180,10 @@ package struct RawRequestHead: Equatable {
 
     private static func isKeepAlive(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
         value.count == 10 && equalsIgnoringCase(bytes, value, "keep-alive")
+    }
+
+    private static func isClose(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
+        value.count == 5 && equalsIgnoringCase(bytes, value, "close")
     }
 
     /// Whether the bytes are `lowercase` in any case (for tokens and field values, in which no other

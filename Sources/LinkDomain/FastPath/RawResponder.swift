@@ -55,7 +55,9 @@ struct RawResponder: Sendable {
         if let hosts = immediate.developmentHosts, !hosts.allows(text(head.host)) { return nil }
         let https = finisher.securityHeaders.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))
         let date = HTTPDate.current
-        let isFixed = kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet
+        let closing = head.closesConnection
+        // A connection that closes after one answer has no use for the cache.
+        let isFixed = !closing && (kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet)
         if isFixed, head.ifNoneMatch == nil, let key = cache.key, key.kind == kind, key.https == https, cache.second == date.second {
             return Answer(bytes: cache.bytes, status: cache.status, route: route)
         }
@@ -72,14 +74,14 @@ struct RawResponder: Sendable {
         case .response(let fixed):
             response = fixed
         case .redirect(let status, let location):
-            if let encoded = writer.encodeRedirect(status, location: location, date: date.text, allocator: allocator) {
+            if let encoded = writer.encodeRedirect(status, location: location, date: date.text, closing: closing, allocator: allocator) {
                 return Answer(bytes: encoded, status: status, route: route)
             }
             response = .redirect(status, to: location)
         case nil:
             return nil
         }
-        let encoded = writer.encode(response, date: date.text, includeBody: true, allocator: allocator)
+        let encoded = writer.encode(response, date: date.text, includeBody: true, closing: closing, allocator: allocator)
         if isFixed, head.ifNoneMatch == nil {
             cache.key = (kind, https)
             cache.second = date.second

@@ -5,7 +5,8 @@ import NIOCore
 
 /// An ``ImmediateResponse`` as HTTP/1.1 bytes, in the order NIO's encoder writes the same response
 /// on the router's path: status line, the response's fields, `Content-Length` (unless a 304 or
-/// already there), `Date`, then the fields every response gets.
+/// already there), `Date`, then the fields every response gets, and `Connection: close` when the
+/// request asked for it.
 ///
 /// Field values are already legal: `HTTPFields` turns control bytes into spaces when it is built.
 struct ResponseBytes {
@@ -19,7 +20,7 @@ struct ResponseBytes {
     }
 
     /// The whole response, its body included unless `includeBody` is false (HEAD).
-    func encode(_ response: ImmediateResponse, date: String, includeBody: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
+    func encode(_ response: ImmediateResponse, date: String, includeBody: Bool, closing: Bool = false, allocator: ByteBufferAllocator) -> ByteBuffer {
         let body = includeBody ? response.body : nil
         var buffer = allocator.buffer(capacity: 256 + trailingFields.count + (body?.readableBytes ?? 0) + response.headers.count * 64)
         if let line = Self.statusLine(response.status) {
@@ -46,7 +47,7 @@ struct ResponseBytes {
         buffer.writeString(date)
         buffer.writeStaticString("\r\n")
         buffer.writeBytes(trailingFields)
-        buffer.writeStaticString("\r\n")
+        buffer.writeStaticString(closing ? "Connection: close\r\n\r\n" : "\r\n")
         if var body { buffer.writeBuffer(&body) }
         return buffer
     }
@@ -54,7 +55,9 @@ struct ResponseBytes {
     /// ``ImmediateResponse/redirect(_:to:)``'s bytes, written without making the response: nil when
     /// the location has a byte `HTTPFields` would change (a control or non-ASCII byte), which the
     /// caller then encodes through it.
-    func encodeRedirect(_ status: HTTPResponse.Status, location: String, date: String, allocator: ByteBufferAllocator) -> ByteBuffer? {
+    func encodeRedirect(
+        _ status: HTTPResponse.Status, location: String, date: String, closing: Bool = false, allocator: ByteBufferAllocator
+    ) -> ByteBuffer? {
         guard let line = Self.statusLine(status), location.everyUTF8Byte({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         var buffer = allocator.buffer(capacity: 160 + location.utf8.count + trailingFields.count)
         buffer.writeStaticString(line)
@@ -64,7 +67,7 @@ struct ResponseBytes {
         buffer.writeString(date)
         buffer.writeStaticString("\r\n")
         buffer.writeBytes(trailingFields)
-        buffer.writeStaticString("\r\n")
+        buffer.writeStaticString(closing ? "Connection: close\r\n\r\n" : "\r\n")
         return buffer
     }
 

@@ -160,33 +160,35 @@ public enum LinkDomainApplication {
             logger: logger
         )
         for step in services.beforeServing { application.beforeServerStarts(perform: step) }
-        return application
+        return ListeningApplication(
+            base: application, host: configuration.server.host, port: configuration.server.port,
+            child: { responder in publicChannel(services, responder: responder, logger: logger) })
     }
 
     /// HTTP/1.1, or with TLS configured, HTTPS with HTTP/2 by ALPN and HTTP/1.1 as the fallback.
     /// Every connection gets the idle timeout and the event-loop answers of ``ImmediateResponder``:
-    /// on plain HTTP/1.1 straight from its bytes (``RawRequestHandler``), otherwise from the decoded head.
-    static func server(_ services: LinkDomainServices, logger: Logger) -> HTTPServerBuilder {
+    /// on HTTP/1.1 straight from its bytes (``RawRequestHandler``), on HTTP/2 from each stream's decoded head.
+    static func publicChannel(_ services: LinkDomainServices, responder: @escaping HTTPChannelHandler.Responder, logger: Logger) -> PublicChannel {
         let timeout = services.configuration.server.idleTimeoutSeconds
-        let http1 = HTTP1Channel.Configuration(
+        let finisher = finisher(services)
+        let plain = FastPathChannel(
+            responder: responder, rawResponder: RawResponder(immediate: services.immediate, finisher: finisher), immediate: services.immediate,
+            finisher: finisher, idleTimeout: .seconds(Int64(timeout)), secure: services.certificates != nil, logger: logger)
+        guard let certificates = services.certificates else { return PublicChannel(plain: plain, secure: nil) }
+        let stream = HTTP1Channel.Configuration(
             additionalChannelHandlers: [
                 ConnectionTimeoutHandler(timeout: .seconds(Int64(timeout))),
-                ImmediateResponseHandler(responder: services.immediate, finisher: finisher(services), logger: logger),
+                ImmediateResponseHandler(responder: services.immediate, finisher: finisher, logger: logger),
             ]
         )
-        guard let certificates = services.certificates else {
-            let raw = RawResponder(immediate: services.immediate, finisher: finisher(services))
-            return HTTPServerBuilder { responder in
-                FastPathChannel(wrapped: HTTP1Channel(responder: responder, configuration: http1), rawResponder: raw, logger: logger)
-            }
-        }
-        return HTTPServerBuilder { responder in
-            HandshakeTimeoutChannel(
-                wrapped: try HTTP2UpgradeChannel(
-                    tlsConfiguration: certificates.serverConfiguration(),
-                    configuration: .init(idleTimeout: .seconds(timeout), streamConfiguration: http1),
-                    responder: responder),
-                timeout: .seconds(Int64(timeout)))
-        }
+        let http2 = HTTP2Channel(responder: responder, configuration: .init(idleTimeout: .seconds(timeout), streamConfiguration: stream))
+        return PublicChannel(
+            plain: plain,
+            secure: SecureFastPathChannel(certificates: certificates, http1: plain, http2: http2, handshakeTimeout: .seconds(Int64(timeout))))
+    }
+
+    /// The same connections for Hummingbird's own server (its testing framework runs that one).
+    static func server(_ services: LinkDomainServices, logger: Logger) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in publicChannel(services, responder: responder, logger: logger) }
     }
 }

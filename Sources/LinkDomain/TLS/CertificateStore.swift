@@ -7,15 +7,17 @@ import Synchronization
 
 /// The server's certificate and key, read from their PEM files at start and again on SIGHUP.
 ///
-/// Each handshake takes whatever is current (through NIOSSL's per-handshake context callback), so a
-/// renewed certificate applies to new connections at once, and open connections carry on with the
-/// one they started with.
+/// Each new connection takes the context made for the current certificate (made once per read,
+/// not per handshake), so a renewed certificate applies to new connections at once, and open
+/// connections carry on with the one they started with.
 public final class CertificateStore: Sendable {
     /// A certificate chain and the private key that goes with it.
     struct Material: Sendable {
         /// As TLS configurations take them, made once rather than at every handshake.
         let chain: [NIOSSLCertificateSource]
         let key: NIOSSLPrivateKeySource
+        /// What each handshake uses: TLS 1.2 and later, HTTP/2 and HTTP/1.1 offered by ALPN.
+        let context: NIOSSLContext
 
         init(files: TLSFiles) throws(TLSFilesProblem) {
             let certificates: [NIOSSLCertificate]
@@ -32,8 +34,11 @@ public final class CertificateStore: Sendable {
                 throw .privateKey("could not be read as a PEM private key (\(error))")
             }
             // BoringSSL refuses a key that does not belong to the certificate when it builds a context.
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: key)
+            configuration.minimumTLSVersion = .tlsv12
+            configuration.applicationProtocols = ["h2", "http/1.1"]
             do {
-                _ = try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: key))
+                context = try NIOSSLContext(configuration: configuration)
             } catch {
                 throw .privateKey("does not match the certificate in server.tls.certificatePath")
             }
@@ -57,19 +62,6 @@ public final class CertificateStore: Sendable {
         current.withLock { $0 = material }
     }
 
-    /// TLS 1.2 and later, HTTP/2 offered by ALPN (the server builder adds it), each handshake
-    /// served the current certificate.
-    public func serverConfiguration() -> TLSConfiguration {
-        let material = current.withLock { $0 }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: material.chain, privateKey: material.key)
-        configuration.minimumTLSVersion = .tlsv12
-        configuration.sslContextCallback = { [self] _, promise in
-            let material = current.withLock { $0 }
-            var override = NIOSSLContextConfigurationOverride()
-            override.certificateChain = material.chain
-            override.privateKey = material.key
-            promise.succeed(override)
-        }
-        return configuration
-    }
+    /// The context new connections use.
+    var context: NIOSSLContext { current.withLock { $0.context } }
 }

@@ -73,7 +73,7 @@ struct RawRequestHeadTests {
     @Test(
         "well-formed requests an answer here cannot take are passed on one at a time",
         arguments: [
-            "GET / HTTP/1.1\r\nConnection: close\r\n\r\n",
+            "GET / HTTP/1.1\r\nConnection: close, keep-alive\r\n\r\n", "GET / HTTP/1.1\r\nConnection: closed\r\n\r\n",
             "GET / HTTP/1.1\r\nConnection: keep-alive, Upgrade\r\n\r\n",
             "GET / HTTP/1.1\r\nExpect: 100-continue\r\n\r\n", "GET / HTTP/1.1\r\nUser-Agent: a\r\nUser-Agent: b\r\n\r\n",
             "GET / HTTP/1.1\r\nUser-Agent: Navigateur é\r\n\r\n", "GET / HTTP/1.1\r\nIf-None-Match: \"a\"\r\nif-none-match: \"b\"\r\n\r\n",
@@ -82,6 +82,19 @@ struct RawRequestHeadTests {
         let head = try #require(Self.head(request), "\(request.debugDescription)")
         #expect(!head.isAnswerable, "\(request.debugDescription)")
         #expect(head.length == request.utf8.count)
+    }
+
+    @Test(
+        "Connection: close in any case is answered here and ends the connection; keep-alive or none keeps it",
+        arguments: [
+            ("GET / HTTP/1.1\r\nConnection: close\r\n\r\n", true), ("GET / HTTP/1.1\r\nconnection:CLOSE\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nConnection: keep-alive\r\nConnection: Close\r\n\r\n", true),
+            ("GET / HTTP/1.1\r\nConnection: keep-alive\r\n\r\n", false), ("GET / HTTP/1.1\r\nHost: a\r\n\r\n", false),
+        ])
+    func close(_ request: String, closes: Bool) throws {
+        let head = try #require(Self.head(request), "\(request.debugDescription)")
+        #expect(head.isAnswerable)
+        #expect(head.closesConnection == closes)
     }
 
     @Test("fields the answer does not read may repeat or carry any visible byte")
