@@ -48,6 +48,40 @@ def closed_within(connection, seconds):
         return False
 
 
+def read_until_closed(connection):
+    """Everything the server sends until it closes the connection (None if it keeps it past IDLE - 1 s)."""
+    connection.settimeout(IDLE - 1)
+    received = b""
+    try:
+        while chunk := connection.recv(65536):
+            received += chunk
+    except socket.timeout:
+        return None
+    return received
+
+
+def test_connection_close_is_answered_then_the_connection_closes(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        # A second request after the one that says close is never answered.
+        connection.sendall(f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                           f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        received = read_until_closed(connection)
+    assert received is not None, "the connection stayed open after Connection: close"
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 ")
+    assert b"\r\nConnection: close" in head
+    assert json.loads(body)["applinks"] is not None
+
+
+def test_a_client_that_half_closes_gets_its_answer_and_the_close(server):
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.sendall(f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        connection.shutdown(socket.SHUT_WR)
+        received = read_until_closed(connection)
+    assert received is not None, "a half-closed connection stayed open"
+    assert received.startswith(b"HTTP/1.1 200 ")
+
+
 def test_an_idle_connection_is_closed(server):
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
         started = time.monotonic()
