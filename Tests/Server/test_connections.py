@@ -89,6 +89,24 @@ def test_an_idle_connection_is_closed(server):
         assert time.monotonic() - started >= IDLE - 0.5
 
 
+def test_every_idle_connection_is_closed_while_others_come_and_go(server):
+    # One clock per event loop watches every connection: the ones that leave early must not
+    # take another's place in it.
+    connections = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(24)]
+    for index, connection in enumerate(connections):
+        connection.sendall(f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        connection.settimeout(5)
+        assert connection.recv(65536).startswith(b"HTTP/1.1 200 ")
+        if index % 3 == 0:
+            connection.close()
+    staying = [connection for index, connection in enumerate(connections) if index % 3]
+    try:
+        assert all(closed_within(connection, IDLE + 3) for connection in staying)
+    finally:
+        for connection in staying:
+            connection.close()
+
+
 def test_a_client_trickling_its_headers_is_closed(server):
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
         connection.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")

@@ -108,8 +108,12 @@ final class ConnectionLedger {
     var requests = ConnectionStateMachine()
     /// When the connection last did something (a request read, an answer written).
     var lastActivity = NIODeadline.now()
-    /// The idle timeout's next check (``watch(_:timeout:)``).
-    var check: Scheduled<Void>?
+    /// The idle clock watching the connection (``watch(_:timeout:)``), its place in the clock's
+    /// list, the connection it closes and after how long.
+    var clock: IdleClock?
+    var slot = -1
+    var channel: (any Channel)?
+    var timeout = TimeAmount.zero
     /// Since when the connection has taken no more output, if it is refusing it now.
     var unwritableSince: NIODeadline?
 

@@ -60,37 +60,3 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
         context.fireChannelRead(data)
     }
 }
-
-extension ConnectionLedger {
-    /// Starts the idle timeout's clock, once: later calls (a second handler joining) change nothing.
-    func watch(_ channel: any Channel, timeout: TimeAmount) {
-        guard check == nil else { return }
-        schedule(channel, timeout: timeout, at: lastActivity + timeout)
-    }
-
-    func stopWatching() {
-        check?.cancel()
-        check = nil
-    }
-
-    func writabilityChanged(isWritable: Bool) {
-        unwritableSince = isWritable ? nil : (unwritableSince ?? .now())
-    }
-
-    private func schedule(_ channel: any Channel, timeout: TimeAmount, at deadline: NIODeadline) {
-        check = channel.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-            check = nil
-            let now = NIODeadline.now()
-            if let since = unwritableSince, now >= since + timeout {
-                // Output stalled for a whole timeout: a client that never reads its answers.
-                channel.close(promise: nil)
-            } else if passedOn > 0 && !requests.isReadingRequest {
-                schedule(channel, timeout: timeout, at: unwritableSince.map { $0 + timeout } ?? now + timeout)
-            } else if now >= lastActivity + timeout {
-                channel.close(promise: nil)
-            } else {
-                schedule(channel, timeout: timeout, at: lastActivity + timeout)
-            }
-        }
-    }
-}

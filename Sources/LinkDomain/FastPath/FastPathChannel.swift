@@ -1,4 +1,5 @@
 import HummingbirdCore
+import HummingbirdHTTP2
 import LinkDomainCore
 import LinkDomainStorage
 import Logging
@@ -6,12 +7,15 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// A connection set up on its event loop that needs a task only once a request reaches the router.
-protocol DeferredChildChannel: ServerChildChannel {
-    /// Calls `body` once `value`'s connection needs ``ServerChildChannel/handle(value:logger:)``
-    /// (never, when the event loop answers all of it).
-    func whenItNeedsATask(_ value: Value, _ body: @escaping @Sendable () -> Void)
+/// The part of a connection the router serves, once a request reaches it: the only part that
+/// gets a task (``PublicListener``).
+enum RoutedConnection: Sendable {
+    case http1(HTTP1Channel.Value)
+    case http2(HTTP2Channel.Value)
 }
+
+/// Called on the event loop, at most once per connection, when the router must serve it.
+typealias NeedsATask = @Sendable (RoutedConnection) -> Void
 
 /// Plain HTTP/1.1, answered by ``RawRequestHandler`` alone until a request needs the router.
 ///
@@ -20,42 +24,42 @@ protocol DeferredChildChannel: ServerChildChannel {
 /// idle and immediate handlers and the async channel for every connection cost more than its
 /// answers (BENCHMARKS.md, "A new connection per request"). So a new connection starts with the
 /// byte reader and the idle clock only; the rest of the pipeline (``RouterHandOff``) is installed
-/// behind it when it first passes a request on, and only then does the connection's task serve the router.
-struct FastPathChannel: DeferredChildChannel {
-    struct Value: ServerChildChannelValue {
-        let channel: any Channel
-        /// The router's half once a request needs it; nil when the connection ends without one.
-        let routerHalf: EventLoopFuture<HTTP1Channel.Value?>
-    }
-
+/// behind it when it first passes a request on, and only then does the connection get a task.
+///
+/// A class: every connection's handlers hold this one instance rather than copies of its parts.
+final class FastPathChannel: Sendable {
     let responder: HTTPChannelHandler.Responder
     let rawResponder: RawResponder
     let immediate: ImmediateResponder
     let finisher: ResponseFinisher
     let idleTimeout: TimeAmount
     /// Behind TLS: the requests' scheme is https.
-    var secure = false
+    let secure: Bool
     let logger: Logger
 
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
-            let ledger = ConnectionLedger()
-            let handOff = RouterHandOff(
-                channel: channel, ledger: ledger, idleTimeout: idleTimeout, immediate: immediate, finisher: finisher, secure: secure,
-                logger: self.logger)
-            try channel.pipeline.syncOperations.addHandler(
-                RawRequestHandler(responder: rawResponder, ledger: ledger, idleTimeout: idleTimeout, handOff: handOff, logger: self.logger))
-            return Value(channel: channel, routerHalf: handOff.installed)
-        }
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, immediate: ImmediateResponder, finisher: ResponseFinisher, idleTimeout: TimeAmount,
+        secure: Bool, logger: Logger
+    ) {
+        self.responder = responder
+        self.rawResponder = RawResponder(immediate: immediate, finisher: finisher)
+        self.immediate = immediate
+        self.finisher = finisher
+        self.idleTimeout = idleTimeout
+        self.secure = secure
+        self.logger = logger
     }
 
-    func handle(value: Value, logger: Logger) async {
-        guard let routerHalf = try? await value.routerHalf.get() else { return }
+    /// Installs the byte reader on `channel`, on its event loop.
+    func setUp(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
+        let ledger = ConnectionLedger()
+        let handOff = RouterHandOff(channel: channel, ledger: ledger, settings: self, needsATask: needsATask)
+        try channel.pipeline.syncOperations.addHandler(
+            RawRequestHandler(responder: rawResponder, ledger: ledger, idleTimeout: idleTimeout, handOff: handOff, logger: logger))
+    }
+
+    func handle(_ routerHalf: HTTP1Channel.Value, logger: Logger) async {
         await HTTP1Channel(responder: responder).handle(value: routerHalf, logger: logger)
-    }
-
-    func whenItNeedsATask(_ value: Value, _ body: @escaping @Sendable () -> Void) {
-        value.routerHalf.whenSuccess { if $0 != nil { body() } }
     }
 }
 
@@ -66,36 +70,21 @@ struct FastPathChannel: DeferredChildChannel {
 final class RouterHandOff {
     private let channel: any Channel
     private let ledger: ConnectionLedger
-    private let idleTimeout: TimeAmount
-    private let immediate: ImmediateResponder
-    private let finisher: ResponseFinisher
-    private let secure: Bool
-    private let logger: Logger
-    private let promise: EventLoopPromise<HTTP1Channel.Value?>
-    private var isSettled = false
+    private let settings: FastPathChannel
+    private let needsATask: NeedsATask
     private(set) var isInstalled = false
+    private var failed = false
 
-    init(
-        channel: any Channel, ledger: ConnectionLedger, idleTimeout: TimeAmount, immediate: ImmediateResponder, finisher: ResponseFinisher,
-        secure: Bool, logger: Logger
-    ) {
-        self.secure = secure
+    init(channel: any Channel, ledger: ConnectionLedger, settings: FastPathChannel, needsATask: @escaping NeedsATask) {
         self.channel = channel
         self.ledger = ledger
-        self.idleTimeout = idleTimeout
-        self.immediate = immediate
-        self.finisher = finisher
-        self.logger = logger
-        promise = channel.eventLoop.makePromise()
+        self.settings = settings
+        self.needsATask = needsATask
     }
-
-    /// Completed when the router's half is installed, or with nil when the connection ends first.
-    var installed: EventLoopFuture<HTTP1Channel.Value?> { promise.futureResult }
 
     /// Installs the router's half now, if it is not yet; false if it cannot be (the connection then closes).
     func install() -> Bool {
-        guard !isSettled else { return isInstalled }
-        isSettled = true
+        guard !isInstalled, !failed else { return isInstalled }
         do {
             let operations = channel.pipeline.syncOperations
             // Hummingbird's limits (HTTP1Channel.Configuration's decoder defaults).
@@ -106,24 +95,17 @@ final class RouterHandOff {
             try operations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
-            try operations.addHandler(HTTP1ToHTTPServerCodec(secure: secure))
-            try operations.addHandler(ConnectionTimeoutHandler(timeout: idleTimeout, ledger: ledger))
-            try operations.addHandler(ImmediateResponseHandler(responder: immediate, finisher: finisher, logger: logger))
-            try operations.addHandler(HTTPConnectionStateHandler(logger: logger))
+            try operations.addHandler(HTTP1ToHTTPServerCodec(secure: settings.secure))
+            try operations.addHandler(ConnectionTimeoutHandler(timeout: settings.idleTimeout, ledger: ledger))
+            try operations.addHandler(ImmediateResponseHandler(responder: settings.immediate, finisher: settings.finisher, logger: settings.logger))
+            try operations.addHandler(HTTPConnectionStateHandler(logger: settings.logger))
             let value = try HTTP1Channel.Value(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
             isInstalled = true
-            promise.succeed(value)
+            needsATask(.http1(value))
         } catch {
-            logger.error("could not install the HTTP handlers: \(error)")
-            promise.succeed(nil)
+            settings.logger.error("could not install the HTTP handlers: \(error)")
+            failed = true
         }
         return isInstalled
-    }
-
-    /// The connection ended without needing the router.
-    func notNeeded() {
-        guard !isSettled else { return }
-        isSettled = true
-        promise.succeed(nil)
     }
 }

@@ -43,7 +43,6 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         if idleTimeout != nil { ledger.stopWatching() }
-        handOff?.notNeeded()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -73,11 +72,11 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// Closes the connection once everything written to it is out.
-    private func closeWhenWritten(_ context: ChannelHandlerContext) {
+    /// Writes `last` and closes the connection once everything written to it is out.
+    private func closeWhenWritten(_ context: ChannelHandlerContext, _ last: ByteBuffer = ByteBuffer()) {
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: written)
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(last)), promise: written)
     }
 
     /// Passes `bytes` to the router's half, installing it first if need be.
@@ -134,7 +133,6 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         state.closed()
         if idleTimeout != nil { ledger.stopWatching() }
-        handOff?.notNeeded()
         context.fireChannelInactive()
     }
 
@@ -155,8 +153,7 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     if head.closesConnection {
                         // The last answer: the connection closes once it is out, and the rest is dropped.
                         state.close()
-                        context.write(wrapOutboundOut(.byteBuffer(answer)), promise: nil)
-                        closeWhenWritten(context)
+                        closeWhenWritten(context, answer)
                         return
                     }
                     context.write(wrapOutboundOut(.byteBuffer(answer)), promise: nil)
@@ -180,9 +177,13 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let start = ContinuousClock.now
         return bytes.withUnsafeReadableBytes { raw in
             guard
-                let answer = responder.answer(
-                    head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache,
-                    allocator: context.channel.allocator, logger: logger)
+                let answer = head.closesConnection
+                    ? responder.answer(
+                        head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &RawResponder.SharedCache.current.cache,
+                        allocator: context.channel.allocator, logger: logger)
+                    : responder.answer(
+                        head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache,
+                        allocator: context.channel.allocator, logger: logger)
             else { return nil }
             responder.record(answer, head: head, in: raw, since: start, logger: logger)
             return answer.bytes

@@ -3,20 +3,39 @@ import LinkDomainCore
 import LinkDomainStorage
 import Logging
 import NIOCore
+import NIOPosix
 
 /// Answers a request read by ``RawRequestHead`` with the bytes of ``ImmediateResponder``'s answer:
 /// the same status, fields and body as the router's path (``ResponseBytes``), counted in the same
 /// metrics. Fixed answers (association files, the stylesheet) are encoded once a second per
-/// connection and written as they are.
-struct RawResponder: Sendable {
-    /// A connection's last fixed answer, reused while its `Date` stays the same.
+/// connection (per thread, for connections that close after one answer) and written as they are.
+///
+/// A class: every connection's reader holds this one instance rather than a copy of its parts.
+final class RawResponder: Sendable {
+    /// A connection's last fixed answer, reused while its `Date` stays the same (``SharedCache``
+    /// for answers that close their connection).
     struct Cache {
-        fileprivate var key: (kind: ImmediateResponder.Kind, https: Bool)?
+        fileprivate var key: (kind: ImmediateResponder.Kind, https: Bool, closing: Bool)?
         fileprivate var second = 0
         fileprivate var status = HTTPResponse.Status.ok
         fileprivate var bytes = ByteBuffer()
 
         init() {}
+    }
+
+    /// The fixed answers of connections that close after one: a thread's, shared by its connections.
+    final class SharedCache {
+        var cache = Cache()
+
+        /// This thread's (an event loop's).
+        static var current: SharedCache {
+            if let shared = threads.currentValue { return shared }
+            let shared = SharedCache()
+            threads.currentValue = shared
+            return shared
+        }
+
+        private static let threads = ThreadSpecificVariable<SharedCache>()
     }
 
     /// What was written, for the metrics and the log.
@@ -56,9 +75,8 @@ struct RawResponder: Sendable {
         let https = finisher.securityHeaders.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))
         let date = HTTPDate.current
         let closing = head.closesConnection
-        // A connection that closes after one answer has no use for the cache.
-        let isFixed = !closing && (kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet)
-        if isFixed, head.ifNoneMatch == nil, let key = cache.key, key.kind == kind, key.https == https, cache.second == date.second {
+        let isFixed = kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet
+        if isFixed, head.ifNoneMatch == nil, let key = cache.key, key.kind == kind, key.https == https, key.closing == closing, cache.second == date.second {
             return Answer(bytes: cache.bytes, status: cache.status, route: route)
         }
         let targetText = String(decoding: target, as: UTF8.self)
@@ -83,7 +101,7 @@ struct RawResponder: Sendable {
         }
         let encoded = writer.encode(response, date: date.text, includeBody: true, closing: closing, allocator: allocator)
         if isFixed, head.ifNoneMatch == nil {
-            cache.key = (kind, https)
+            cache.key = (kind, https, closing)
             cache.second = date.second
             cache.status = response.status
             cache.bytes = encoded
@@ -100,3 +118,6 @@ struct RawResponder: Sendable {
             route: answer.route, since: start, logger: logger)
     }
 }
+
+/// Only ever used on the thread that made it (``RawResponder/SharedCache/current``).
+extension RawResponder.SharedCache: @unchecked Sendable {}

@@ -15,6 +15,11 @@ struct DevelopmentHosts: Sendable {
     /// request without one (HTTP/1.0) is: no browser sends that.
     func allows(_ authority: String?) -> Bool {
         guard let authority else { return true }
+        // The usual case, the public host as it was configured: nothing to parse or lower-case.
+        if authority.utf8.starts(with: publicHost.utf8) {
+            let rest = authority.utf8.dropFirst(publicHost.utf8.count)
+            if rest.isEmpty || rest.first == UInt8(ascii: ":") && !publicHost.contains(":") { return true }
+        }
         guard let host = Self.host(of: authority) else { return false }
         return host == publicHost || host == pivotHost || Self.isLoopback(host)
     }

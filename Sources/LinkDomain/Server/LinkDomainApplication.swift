@@ -172,8 +172,8 @@ public enum LinkDomainApplication {
         let timeout = services.configuration.server.idleTimeoutSeconds
         let finisher = finisher(services)
         let plain = FastPathChannel(
-            responder: responder, rawResponder: RawResponder(immediate: services.immediate, finisher: finisher), immediate: services.immediate,
-            finisher: finisher, idleTimeout: .seconds(Int64(timeout)), secure: services.certificates != nil, logger: logger)
+            responder: responder, immediate: services.immediate, finisher: finisher, idleTimeout: .seconds(Int64(timeout)),
+            secure: services.certificates != nil, logger: logger)
         guard let certificates = services.certificates else { return PublicChannel(plain: plain, secure: nil) }
         let stream = HTTP1Channel.Configuration(
             additionalChannelHandlers: [

@@ -12,14 +12,14 @@ import ServiceLifecycle
 /// handling (a request ID in the log metadata, an unexpected error answered 500, `Date` on every
 /// response). Hummingbird's testing framework runs the application's own server, which sets up
 /// every connection alike, but hands each one to a task.
-struct ListeningApplication<Child: DeferredChildChannel>: ApplicationProtocol {
+struct ListeningApplication: ApplicationProtocol {
     typealias Responder = RouterResponder<LinkDomainRequestContext>
 
     let base: Application<Responder>
     let host: String
     let port: Int
     /// The public port's connections, given the request handling.
-    let child: @Sendable (@escaping HTTPChannelHandler.Responder) throws -> Child
+    let child: @Sendable (@escaping HTTPChannelHandler.Responder) throws -> PublicChannel
 
     var responder: Responder { base.responder }
     var server: HTTPServerBuilder { base.server }
@@ -67,9 +67,9 @@ struct ListeningApplication<Child: DeferredChildChannel>: ApplicationProtocol {
 private struct ResponseWriteFailed: Error {}
 
 /// The start-up steps (migrations, warm caches), then the listener.
-private struct StartingListener<Child: DeferredChildChannel>: Service {
+private struct StartingListener: Service {
     let steps: [@Sendable () async throws -> Void]
-    let listener: PublicListener<Child>
+    let listener: PublicListener
 
     func run() async throws {
         for step in steps { try await step() }

@@ -8,6 +8,14 @@ import NIOExtras
 import NIOPosix
 import ServiceLifecycle
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The public port. Hummingbird's server hands every accepted connection to a task of its own,
 /// and that hop to the task's thread and back cost more than a click's whole answer (BENCHMARKS.md,
 /// "A new connection per request"). Here each connection is set up on its event loop, where most
@@ -15,44 +23,84 @@ import ServiceLifecycle
 /// this service's task group. A graceful shutdown stops accepting, asks every connection to
 /// finish (Hummingbird's handlers close once the response in flight is out), and returns when
 /// the last has closed and its task ended.
-struct PublicListener<Child: DeferredChildChannel>: Service {
+///
+/// Each event loop accepts on a socket of its own (`SO_REUSEPORT`, the kernel spreading new
+/// connections among them) and keeps what it accepts: one listening socket would accept on one
+/// loop and hand every other connection across threads, a wake-up per connection.
+struct PublicListener: Service {
     let host: String
     let port: Int
-    let child: Child
+    let child: PublicChannel
     let eventLoopGroup: any EventLoopGroup
     let onServerRunning: @Sendable (any Channel) async -> Void
     let logger: Logger
 
+    /// One event loop's listening socket and what it accepted.
+    private struct Listening {
+        let channel: any Channel
+        let quiescing: ServerQuiescingHelper
+    }
+
     func run() async throws {
-        let (routed, continuation) = AsyncStream.makeStream(of: Child.Value.self)
-        let quiescing = ServerQuiescingHelper(group: eventLoopGroup)
-        let serverChannel = try await ServerBootstrap(group: eventLoopGroup)
-            .serverChannelOption(ChannelOptions.backlog, value: 1024)
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
-                }
-            }
-            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .childChannelInitializer { [child, logger] channel in
-                child.setup(channel: channel, logger: logger).map { value in
-                    child.whenItNeedsATask(value) { continuation.yield(value) }
-                }
-            }
-            .bind(host: host, port: port).get()
-        logger.info("Server started and listening on \(host):\(serverChannel.localAddress?.port ?? port)")
+        let (routed, continuation) = AsyncStream.makeStream(of: RoutedConnection.self)
+        let listening = try await bind { continuation.yield($0) }
+        logger.info("Server started and listening on \(host):\(listening[0].channel.localAddress?.port ?? port)")
         await withGracefulShutdownHandler {
-            await onServerRunning(serverChannel)
+            await onServerRunning(listening[0].channel)
             await withDiscardingTaskGroup { group in
                 for await value in routed {
-                    group.addTask { await child.handle(value: value, logger: logger) }
+                    group.addTask { await child.handle(value, logger: logger) }
                 }
             }
         } onGracefulShutdown: {
-            let closed = serverChannel.eventLoop.makePromise(of: Void.self)
-            closed.futureResult.whenComplete { _ in continuation.finish() }
-            quiescing.initiateShutdown(promise: closed)
+            let closed = listening.map { listener in
+                let promise = listener.channel.eventLoop.makePromise(of: Void.self)
+                listener.quiescing.initiateShutdown(promise: promise)
+                return promise.futureResult
+            }
+            EventLoopFuture.andAllComplete(closed, on: listening[0].channel.eventLoop).whenComplete { _ in continuation.finish() }
         }
+    }
+
+    /// A listening socket on every event loop, all on one port. The port is first bound alone, so
+    /// that one another process holds is refused as before rather than shared with it, and so
+    /// that port 0 picks the port every loop then binds.
+    private func bind(needsATask: @escaping NeedsATask) async throws -> [Listening] {
+        let loops = Array(eventLoopGroup.makeIterator())
+        let probe = try await ServerBootstrap(group: loops[0])
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: host, port: port).get()
+        let boundPort = probe.localAddress?.port ?? port
+        try await probe.close()
+        var listening: [Listening] = []
+        do {
+            for loop in loops {
+                let quiescing = ServerQuiescingHelper(group: loop)
+                let channel = try await ServerBootstrap(group: loop, childGroup: loop)
+                    .serverChannelOption(ChannelOptions.backlog, value: 1024)
+                    .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                    .serverChannelOption(ChannelOptions.socketOption(.init(rawValue: SO_REUSEPORT)), value: 1)
+                    .serverChannelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                        }
+                    }
+                    .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                    .childChannelInitializer { [child] channel in
+                        do {
+                            try child.setUp(channel, needsATask: needsATask)
+                            return channel.eventLoop.makeSucceededVoidFuture()
+                        } catch {
+                            return channel.eventLoop.makeFailedFuture(error)
+                        }
+                    }
+                    .bind(host: host, port: boundPort).get()
+                listening.append(Listening(channel: channel, quiescing: quiescing))
+            }
+        } catch {
+            for listener in listening { try? await listener.channel.close() }
+            throw error
+        }
+        return listening
     }
 }
