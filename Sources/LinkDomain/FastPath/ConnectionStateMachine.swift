@@ -114,6 +114,8 @@ final class ConnectionLedger {
     var slot = -1
     var channel: (any Channel)?
     var timeout = TimeAmount.zero
+    /// An HTTP/2 connection's streams open now (each its own requests and clock).
+    var openStreams = 0
     /// Since when the connection has taken no more output, if it is refusing it now.
     var unwritableSince: NIODeadline?
 

@@ -1,5 +1,4 @@
 import HummingbirdCore
-import HummingbirdHTTP2
 import LinkDomainCore
 import LinkDomainStorage
 import Logging
@@ -7,15 +6,9 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// The part of a connection the router serves, once a request reaches it: the only part that
-/// gets a task (``PublicListener``).
-enum RoutedConnection: Sendable {
-    case http1(HTTP1Channel.Value)
-    case http2(HTTP2Channel.Value)
-}
-
-/// Called on the event loop, at most once per connection, when the router must serve it.
-typealias NeedsATask = @Sendable (RoutedConnection) -> Void
+/// Called on the event loop, at most once per connection or HTTP/2 stream, when the router must
+/// serve it: with the request parts' async channel, which then gets a task (``PublicListener``).
+typealias NeedsATask = @Sendable (HTTP1Channel.Value) -> Void
 
 /// Plain HTTP/1.1, answered by ``RawRequestHandler`` alone until a request needs the router.
 ///
@@ -101,7 +94,7 @@ final class RouterHandOff {
             try operations.addHandler(HTTPConnectionStateHandler(logger: settings.logger))
             let value = try HTTP1Channel.Value(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
             isInstalled = true
-            needsATask(.http1(value))
+            needsATask(value)
         } catch {
             settings.logger.error("could not install the HTTP handlers: \(error)")
             failed = true

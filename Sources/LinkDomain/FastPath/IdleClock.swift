@@ -93,8 +93,9 @@ extension ConnectionLedger {
             // Output stalled for a whole timeout: a client that never reads its answers.
             return true
         }
-        // While the router works on a request, its backend timeouts bound the wait.
-        if passedOn > 0 && !requests.isReadingRequest { return false }
+        // While the router works on a request, its backend timeouts bound the wait; an HTTP/2
+        // stream has a clock of its own.
+        if passedOn > 0 && !requests.isReadingRequest || openStreams > 0 { return false }
         return now >= lastActivity + timeout
     }
 

@@ -1,5 +1,4 @@
 import HummingbirdCore
-import HummingbirdHTTP2
 import LinkDomainCore
 import LinkDomainStorage
 import Logging
@@ -9,24 +8,24 @@ import NIOTLS
 
 /// HTTPS: TLS with the current certificate, then what ALPN chose: HTTP/1.1 served like plain
 /// HTTP/1.1 (``FastPathChannel``: the byte reader first, the router's half only when needed), or
-/// HTTP/2 (Hummingbird's, the immediate answers tried on each stream's decoded head).
+/// HTTP/2 (``FastPathChannel/setUpHTTP2(_:needsATask:)``: each stream answered on the event loop
+/// when it can be, given a task only when its request needs the router).
 ///
 /// A connection whose handshake has not finished within the idle timeout is closed: until it has,
 /// no HTTP handler (and so no idle clock) is in the pipeline.
 struct SecureFastPathChannel: Sendable {
     let certificates: CertificateStore
     let http1: FastPathChannel
-    let http2: HTTP2Channel
     let handshakeTimeout: TimeAmount
 
     func setUp(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
         let operations = channel.pipeline.syncOperations
         try operations.addHandler(NIOSSLServerHandler(context: certificates.context))
         try operations.addHandler(HandshakeTimeoutHandler(timeout: handshakeTimeout))
-        let negotiation = NIOTypedApplicationProtocolNegotiationHandler<Void> { [http1, http2] (result: ALPNResult, channel: any Channel) in
+        let negotiation = NIOTypedApplicationProtocolNegotiationHandler<Void> { [http1] (result: ALPNResult, channel: any Channel) in
             switch result {
             case .negotiated("h2"):
-                return http2.setup(channel: channel, logger: http1.logger).map { needsATask(.http2($0)) }
+                return channel.eventLoop.makeCompletedFuture { try http1.setUpHTTP2(channel, needsATask: needsATask) }
             case .negotiated("http/1.1"), .fallback:
                 return channel.eventLoop.makeCompletedFuture { try http1.setUp(channel, needsATask: needsATask) }
             case .negotiated:
@@ -56,12 +55,9 @@ struct PublicChannel: ServerChildChannel {
         }
     }
 
-    /// Serves the router's part of a connection, in its task.
-    func handle(_ connection: RoutedConnection, logger: Logger) async {
-        switch connection {
-        case .http1(let value): await plain.handle(value, logger: logger)
-        case .http2(let value): await secure?.http2.handle(value: value, logger: logger)
-        }
+    /// Serves the router's part of a connection (or of an HTTP/2 stream), in its task.
+    func handle(_ routerPart: HTTP1Channel.Value, logger: Logger) async {
+        await plain.handle(routerPart, logger: logger)
     }
 
     // Hummingbird's own server (the one its testing framework runs) gives every connection a
@@ -69,12 +65,12 @@ struct PublicChannel: ServerChildChannel {
 
     struct Value: ServerChildChannelValue {
         let channel: any Channel
-        let routed: EventLoopFuture<RoutedConnection?>
+        let routed: EventLoopFuture<HTTP1Channel.Value?>
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            let routed = channel.eventLoop.makePromise(of: RoutedConnection?.self)
+            let routed = channel.eventLoop.makePromise(of: HTTP1Channel.Value?.self)
             try setUp(channel) { routed.succeed($0) }
             // A promise completes once: after the router's part, this changes nothing.
             channel.closeFuture.whenComplete { _ in routed.succeed(nil) }
@@ -83,7 +79,7 @@ struct PublicChannel: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        guard let connection = try? await value.routed.get() else { return }
-        await handle(connection, logger: logger)
+        guard let routerPart = try? await value.routed.get() else { return }
+        await handle(routerPart, logger: logger)
     }
 }

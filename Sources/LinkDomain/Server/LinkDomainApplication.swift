@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdHTTP2
 import LinkDomainCore
 import LinkDomainStorage
 import Logging
@@ -167,7 +166,8 @@ public enum LinkDomainApplication {
 
     /// HTTP/1.1, or with TLS configured, HTTPS with HTTP/2 by ALPN and HTTP/1.1 as the fallback.
     /// Every connection gets the idle timeout and the event-loop answers of ``ImmediateResponder``:
-    /// on HTTP/1.1 straight from its bytes (``RawRequestHandler``), on HTTP/2 from each stream's decoded head.
+    /// on HTTP/1.1 straight from its bytes (``RawRequestHandler``), on HTTP/2 from each stream's decoded head
+    /// (``FastPathChannel/setUpHTTP2(_:needsATask:)``).
     static func publicChannel(_ services: LinkDomainServices, responder: @escaping HTTPChannelHandler.Responder, logger: Logger) -> PublicChannel {
         let timeout = services.configuration.server.idleTimeoutSeconds
         let finisher = finisher(services)
@@ -175,16 +175,8 @@ public enum LinkDomainApplication {
             responder: responder, immediate: services.immediate, finisher: finisher, idleTimeout: .seconds(Int64(timeout)),
             secure: services.certificates != nil, logger: logger)
         guard let certificates = services.certificates else { return PublicChannel(plain: plain, secure: nil) }
-        let stream = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [
-                ConnectionTimeoutHandler(timeout: .seconds(Int64(timeout))),
-                ImmediateResponseHandler(responder: services.immediate, finisher: finisher, logger: logger),
-            ]
-        )
-        let http2 = HTTP2Channel(responder: responder, configuration: .init(idleTimeout: .seconds(timeout), streamConfiguration: stream))
         return PublicChannel(
-            plain: plain,
-            secure: SecureFastPathChannel(certificates: certificates, http1: plain, http2: http2, handshakeTimeout: .seconds(Int64(timeout))))
+            plain: plain, secure: SecureFastPathChannel(certificates: certificates, http1: plain, handshakeTimeout: .seconds(Int64(timeout))))
     }
 
     /// The same connections for Hummingbird's own server (its testing framework runs that one).

@@ -42,7 +42,7 @@ struct PublicListener: Service {
     }
 
     func run() async throws {
-        let (routed, continuation) = AsyncStream.makeStream(of: RoutedConnection.self)
+        let (routed, continuation) = AsyncStream.makeStream(of: HTTP1Channel.Value.self)
         let listening = try await bind { continuation.yield($0) }
         logger.info("Server started and listening on \(host):\(listening[0].channel.localAddress?.port ?? port)")
         await withGracefulShutdownHandler {

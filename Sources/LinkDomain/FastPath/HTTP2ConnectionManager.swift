@@ -1,0 +1,94 @@
+import LinkDomainCore
+import LinkDomainStorage
+import NIOCore
+import NIOHTTP2
+
+/// An HTTP/2 connection's life beside NIO's HTTP/2 handler: its open streams counted on the
+/// connection's ledger (the idle clock closes a connection only once it has none and has been
+/// idle for the timeout), and the graceful close — on shutdown a GOAWAY naming the last stream
+/// opened (later ones are the client's to retry elsewhere), then the close once the streams
+/// already open have ended.
+final class HTTP2ConnectionManager: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias InboundOut = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    let ledger: ConnectionLedger
+    let idleTimeout: TimeAmount
+    private var context: ChannelHandlerContext?
+    private var openStreams = 0
+    private var lastStreamID = HTTP2StreamID(0)
+    private var isGoingAway = false
+
+    init(ledger: ConnectionLedger, idleTimeout: TimeAmount) {
+        self.ledger = ledger
+        self.idleTimeout = idleTimeout
+    }
+
+    /// NIO's handler reports each stream here, on the event loop.
+    struct StreamDelegate: NIOHTTP2StreamDelegate {
+        let manager: NIOLoopBound<HTTP2ConnectionManager>
+
+        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) { manager.value.streamOpened(id) }
+        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) { manager.value.streamClosed() }
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        if context.channel.isActive { ledger.watch(context.channel, timeout: idleTimeout) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        ledger.stopWatching()
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        ledger.stopWatching()
+        context.fireChannelInactive()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        ledger.writabilityChanged(isWritable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            goAway(context)
+        } else if event as? ChannelEvent == .inputClosed {
+            // HTTP/2 has no half-closed connection: a client that stops sending is gone.
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func streamOpened(_ id: HTTP2StreamID) {
+        openStreams += 1
+        lastStreamID = max(lastStreamID, id)
+        ledger.openStreams = openStreams
+        ledger.lastActivity = .now()
+    }
+
+    private func streamClosed() {
+        openStreams = max(0, openStreams - 1)
+        ledger.openStreams = openStreams
+        ledger.lastActivity = .now()
+        if isGoingAway, openStreams == 0, let context { context.close(promise: nil) }
+    }
+
+    private func goAway(_ context: ChannelHandlerContext) {
+        guard !isGoingAway else { return }
+        isGoingAway = true
+        let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: nil))
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenComplete { [self] _ in
+            if openStreams == 0 { self.context?.close(promise: nil) }
+        }
+        context.writeAndFlush(wrapOutboundOut(frame), promise: written)
+    }
+}
