@@ -10,7 +10,8 @@ import NIOPosix
 /// connection per request"). Here a connection's ledger joins its loop's list (an append) and
 /// leaves it (a swap with the last), and one timer, running only while the list is not empty,
 /// looks at every ledger each ``interval``. A connection is closed up to ``interval`` after its
-/// timeout, and an idle server runs no timer at all.
+/// timeout, and an idle server runs no timer at all. The ticks are also what tells the background
+/// work that the server is serving someone (``ServerActivity``).
 final class IdleClock {
     /// How often the ledgers are looked at, while there are any.
     static let interval = TimeAmount.milliseconds(250)
@@ -37,7 +38,10 @@ final class IdleClock {
     func watch(_ ledger: ConnectionLedger) {
         ledger.slot = watched.count
         watched.append(ledger)
-        if !isTicking { tick() }
+        if !isTicking {
+            ServerActivity.shared.mark()
+            tick()
+        }
     }
 
     func stopWatching(_ ledger: ConnectionLedger) {
@@ -58,7 +62,10 @@ final class IdleClock {
             // Closing a connection takes its ledger off the list: first find them, then close.
             for ledger in watched.filter({ $0.isExpired(at: now) }) { ledger.expire() }
             isTicking = false
-            if !watched.isEmpty { tick() }
+            if !watched.isEmpty {
+                ServerActivity.shared.mark()
+                tick()
+            }
         }
     }
 }

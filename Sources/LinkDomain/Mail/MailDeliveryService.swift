@@ -26,6 +26,7 @@ public final class MailDeliveryService: Service, Sendable {
     /// and the wait is never lost, and so that a wait's end (its timer, or shutdown) can never
     /// leak into the next wait.
     private let wakeUp = Mutex(WakeUp())
+    let activity: ServerActivity
 
     struct WakeUp {
         /// The wait in progress.
@@ -37,8 +38,12 @@ public final class MailDeliveryService: Service, Sendable {
         var pauseEnded = false
     }
 
-    init(client: SMTPClient?, queue: any MailQueueStore, clock: any WallClock, policy: MailRetryPolicy, metrics: LinkMetrics, logger: Logger) {
+    init(
+        client: SMTPClient?, queue: any MailQueueStore, clock: any WallClock, policy: MailRetryPolicy, metrics: LinkMetrics,
+        activity: ServerActivity = .shared, logger: Logger
+    ) {
         self.client = client
+        self.activity = activity
         self.queue = queue
         self.clock = clock
         self.policy = policy
@@ -83,6 +88,8 @@ public final class MailDeliveryService: Service, Sendable {
             logger.error("mail queue unavailable", metadata: ["error": "\(error)"])
         }
         var lastSummary: Int64 = 0
+        // Mails waiting (due or not), as the last summary counted them; unknown until one is read.
+        var queued = 1
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             var delivered = 0
             do {
@@ -94,20 +101,24 @@ public final class MailDeliveryService: Service, Sendable {
                     await deliver(batch)
                     delivered = batch.count
                 }
-                if now - lastSummary >= 5000 {
+                // After a delivery, at once: a mail sent back for a retry keeps the look going.
+                if now - lastSummary >= 5000 || delivered > 0 {
                     lastSummary = now
                     let summary = try await queue.summary()
+                    queued = summary.queued
                     metrics.mailQueue(depth: summary.queued, oldestAgeSeconds: summary.oldestQueuedAt.map { Double(max(0, now - $0)) / 1000 } ?? 0)
                 }
             } catch {
                 logger.error("mail queue unavailable", metadata: ["error": "\(error)"])
             }
-            if delivered < Self.batchSize { await pause() }
+            if delivered < Self.batchSize { await pause(mayRest: queued == 0) }
         }
     }
 
-    /// Until a nudge, half a second, or shutdown.
-    private func pause() async {
+    /// Until a nudge, half a second, or shutdown. With nothing queued on a quiet server
+    /// (``ServerActivity``), the half second becomes the server's next visitor: a mail stored
+    /// here nudges, and one stored by another replica is that replica's to send.
+    private func pause(mayRest: Bool) async {
         wakeUp.withLock { $0.pauseEnded = false }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -125,6 +136,7 @@ public final class MailDeliveryService: Service, Sendable {
             group.addTask {
                 // Cancelled when the wait ended otherwise, or at shutdown: either way this wait is over.
                 try? await Task.sleep(for: Self.pollInterval)
+                if mayRest { await cancelWhenGracefulShutdown { await self.activity.waitUntilActive() } }
                 self.endPause()
             }
             await group.next()

@@ -6,7 +6,9 @@ import ServiceLifecycle
 /// Asks the database a trivial question every `interval`, with a deadline, and keeps
 /// ``DependencyHealth`` current: `/readyz` turns not-ready within an interval and a deadline of
 /// losing the database and ready again as soon after its return, without a request having to
-/// wait to find out.
+/// wait to find out. A quiet server (``ServerActivity``) with its database up probes nothing until
+/// it serves again: the first `/readyz` after a quiet spell may answer from the last probe, while
+/// the probe its arrival woke runs.
 struct DatabaseProbe: Service {
     let store: any AuthStore
     let health: DependencyHealth
@@ -19,6 +21,10 @@ struct DatabaseProbe: Service {
     func run() async throws {
         metrics.dependency("database", isUp: true)
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            // A quiet server with its database up asks nothing: its next visitor wakes the probe,
+            // which asks at once. A database that is down is watched until it is back, so that
+            // no call fails fast on an outage that has ended.
+            if !health.isDown { await cancelWhenGracefulShutdown { await ServerActivity.shared.waitUntilActive() } }
             await probe()
             // A stop need not wait out the interval.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }

@@ -29,12 +29,15 @@ final class LinkEventRecorder: Service, Sendable {
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
     /// every event counted before it was asked for.
     private let lastFlush = Mutex<Task<Void, Never>?>(nil)
+    /// The flush runs only while the server serves anyone (a click wakes it, too).
+    let activity: ServerActivity
 
     init(
         store: any LinkStore, interval: Duration = .seconds(1), clock: any WallClock = SystemClock(), metrics: LinkMetrics = LinkMetrics(),
-        logger: Logger
+        activity: ServerActivity = .shared, logger: Logger
     ) {
         self.store = store
+        self.activity = activity
         self.metrics = metrics
         self.interval = interval
         self.clock = clock
@@ -53,6 +56,7 @@ final class LinkEventRecorder: Service, Sendable {
     func count(_ event: LinkEvent, suffix: String, platform: Platform, day: Int? = nil) {
         let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
         pending.withLock { $0[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
+        activity.markIfWaiting()
     }
 
     /// Stores every event counted so far.
@@ -71,6 +75,8 @@ final class LinkEventRecorder: Service, Sendable {
 
     func run() async throws {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            // A quiet server counts no clicks: nothing to flush until it serves again.
+            await cancelWhenGracefulShutdown { await self.activity.waitUntilActive() }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
             await flush()
         }

@@ -5,11 +5,13 @@ import ServiceLifecycle
 
 /// Forgets, in this replica's cache, the short links any replica disabled, enabled or deleted:
 /// reads the store's list of changes every `interval`, so no replica serves a deleted link for
-/// longer than that.
+/// longer than that. While the server is quiet (``ServerActivity``) it reads nothing, and the
+/// cache keeps nothing.
 struct ShortLinkChangeWatcher: Service {
     let store: any LinkAdminStore
     let cache: CachedLinkStore
     var interval = Duration.seconds(1)
+    var activity = ServerActivity.shared
     let logger: Logger
 
     /// Changes are read again this far back: PostgreSQL may commit a change after one numbered
@@ -19,6 +21,14 @@ struct ShortLinkChangeWatcher: Service {
     func run() async throws {
         var seen: Int64 = (try? await store.latestShortLinkChange()) ?? 0
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            if activity.isQuiet {
+                // Nothing is watched while the server is quiet, so nothing may stay cached: the
+                // cache starts empty, and keeps nothing, until the watch resumes.
+                cache.pause()
+                await cancelWhenGracefulShutdown { await activity.waitUntilActive() }
+                seen = (try? await store.latestShortLinkChange()) ?? seen
+                cache.resume()
+            }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             seen = await forgetChanges(after: seen)
         }

@@ -10,13 +10,16 @@ import ServiceLifecycle
 /// each thread's arena for the next allocation, so after 256 connections close their buffers
 /// stay counted in the resident memory (about 3 MB, BENCHMARKS.md) until the next burst.
 /// `malloc_trim` returns the free pages; once every half minute it costs a walk of the arenas'
-/// free lists and nothing on the request path.
+/// free lists and nothing on the request path, and nothing at all while the server is quiet.
 struct FreedMemoryTrimmer: Service {
     var interval: Duration = .seconds(30)
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            while (try? await Task.sleep(for: interval)) != nil {
+            // Once more after the last burst, then nothing while the server is quiet.
+            while !Task.isCancelled {
+                await ServerActivity.shared.waitUntilActive()
+                guard (try? await Task.sleep(for: interval)) != nil else { return }
                 Self.trim()
             }
         }

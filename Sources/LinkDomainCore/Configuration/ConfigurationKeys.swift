@@ -174,7 +174,7 @@ package enum ConfigurationKeys {
     )
     package static let healthCheckSeconds = ConfigurationKey(
         "health.checkIntervalSeconds", .integer(1...60), default: .integer(1), expected: "1 to 60 seconds",
-        "How often the database is probed: `/readyz` turns not-ready within this and `storage.timeoutSeconds` of losing it, and ready as soon after its return; meanwhile PostgreSQL calls fail at once."
+        "How often the database is probed while the server serves anyone (a server quiet for 5 s with its database up probes nothing until its next visitor): `/readyz` turns not-ready within this and `storage.timeoutSeconds` of losing it, and ready as soon after its return; meanwhile PostgreSQL calls fail at once."
     )
     package static let postgresURL = ConfigurationKey(
         "storage.postgresURL", .url, default: .none, secret: true, expected: "a URL such as \"postgres://linkdomain:secret@127.0.0.1:5432/linkdomain\"",

@@ -10,7 +10,7 @@ package final class CachedLinkStore: LinkStore {
     package let base: any LinkStore
     /// Bounds memory; the cache starts over when it is full.
     package let capacity: Int
-    private let records = Mutex<(links: [String: ShortLinkRecord], forgotten: UInt64)>(([:], 0))
+    private let records = Mutex<(links: [String: ShortLinkRecord], forgotten: UInt64, isPaused: Bool)>(([:], 0, false))
 
     package init(base: any LinkStore, capacity: Int = 10_000) {
         self.base = base
@@ -28,7 +28,7 @@ package final class CachedLinkStore: LinkStore {
         guard let record = try await base.shortLink(suffix: suffix) else { return nil }
         records.withLock { records in
             // A link forgotten while it was read may have been read as it was before: keep nothing.
-            guard records.forgotten == forgotten else { return }
+            guard records.forgotten == forgotten, !records.isPaused else { return }
             if records.links.count >= capacity { records.links.removeAll(keepingCapacity: true) }
             records.links[suffix] = record
         }
@@ -41,6 +41,20 @@ package final class CachedLinkStore: LinkStore {
             for suffix in suffixes { records.links[suffix] = nil }
             records.forgotten &+= 1
         }
+    }
+
+    /// Forgets every link and keeps none until ``resume()``: nobody watches for changes meanwhile.
+    package func pause() {
+        records.withLock { records in
+            records.links.removeAll()
+            records.forgotten &+= 1
+            records.isPaused = true
+        }
+    }
+
+    /// Keeps links again: changes are watched from now on.
+    package func resume() {
+        records.withLock { $0.isPaused = false }
     }
 
     package func insertShortLink(_ link: ShortLinkRecord) async throws(StoreError) {
