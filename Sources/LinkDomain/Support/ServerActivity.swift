@@ -1,14 +1,7 @@
 import LinkDomainCore
 import LinkDomainStorage
+import NIOCore
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Whether the server is serving anyone, for the background work that only matters while it is
 /// (the database probe, the clicks' flush, the short-link change watch, the memory trimmer, the
@@ -84,9 +77,7 @@ final class ServerActivity: Sendable {
     }
 
     private static func nowMilliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+        Int64(NIODeadline.now().uptimeNanoseconds / 1_000_000)
     }
 }
 
