@@ -103,7 +103,7 @@ extension ConsoleController {
         do {
             let parsed = try ShortLinkRequest(
                 body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
-                androidApps: configuration.android.apps)
+                androidApps: configuration.android.apps, policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains))
             let suffix = try await links.create(parsed, actor: session.actor, logger: context.logger)
             return redirect(to: "\(Self.linksPath)/\(suffix)?done=created")
         } catch {

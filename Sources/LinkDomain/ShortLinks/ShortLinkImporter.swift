@@ -100,8 +100,8 @@ public struct ShortLinkImporter: Sendable {
                 report.invalid.append((line, "the long link is missing or has no link= parameter"))
                 continue
             }
-            guard policy.allowed(dynamic.deepLink) != nil else {
-                report.invalid.append((line, "its deep link is not an https address on a host of authorizedDomains"))
+            if let refusal = ShortLinkRequest.refusal(of: dynamic, policy: policy) {
+                report.invalid.append((line, refusal))
                 continue
             }
             let query = String(long[long.index(after: mark)...])

@@ -8,8 +8,12 @@ struct ShortLinkRequest {
     var option: SuffixGenerator.Option
     var warnings: [(code: String, message: String)]
 
-    /// Reads `longDynamicLink` or `dynamicLinkInfo`, and `suffix.option`.
-    init(_ body: [String: JSONValue], publicBaseURL: String, appleApps: [AppleApp], androidApps: [AndroidApp]) throws(ShortLinkAPIError) {
+    /// Reads `longDynamicLink` or `dynamicLinkInfo`, and `suffix.option`. The deep link and every
+    /// fallback must pass `policy` (the one every redirect out of this service passes), as Dynamic
+    /// Links refused deep links outside its URL allow-list: a link made otherwise would not work.
+    init(
+        _ body: [String: JSONValue], publicBaseURL: String, appleApps: [AppleApp], androidApps: [AndroidApp], policy: RedirectPolicy
+    ) throws(ShortLinkAPIError) {
         option = .unguessable
         if case .object(let suffix)? = body["suffix"], case .string(let name)? = suffix["option"] {
             guard let parsed = SuffixGenerator.Option(rawValue: name) else {
@@ -33,6 +37,7 @@ struct ShortLinkRequest {
         guard let link = LinkParser.parseDynamicLink(query: Substring(longLinkQuery)), WebAddress(link.deepLink) != nil else {
             throw .invalidArgument("the link parameter must be an http(s) URL")
         }
+        if let refusal = Self.refusal(of: link, policy: policy) { throw .invalidArgument(refusal) }
         warnings = []
         if let package = link.hints.androidPackageName, !androidApps.contains(where: { $0.packageName == package }) {
             warnings.append(("NOT_IN_PROJECT_ANDROID_PACKAGE_NAME", "Android app '\(package)' is not in this link domain's configuration."))
@@ -40,6 +45,24 @@ struct ShortLinkRequest {
         if let bundle = link.hints.iOSBundleID, !appleApps.contains(where: { $0.bundleID == bundle }) {
             warnings.append(("NOT_IN_PROJECT_IOS_BUNDLE_ID", "iOS app '\(bundle)' is not in this link domain's configuration."))
         }
+    }
+
+    /// Why a link would not work, naming the address's host and what to change; nil when its deep
+    /// link and fallbacks all pass `policy`.
+    static func refusal(of link: DynamicLink, policy: RedirectPolicy) -> String? {
+        let hints = link.hints
+        let addresses: [(name: String, url: String?)] = [
+            ("the deep link (link)", link.deepLink), ("the Android fallback (afl)", hints.androidFallbackURL),
+            ("the iOS fallback (ifl)", hints.iOSFallbackURL), ("the iPad fallback (ipfl)", hints.iPadFallbackURL),
+            ("the other platforms' fallback (ofl)", hints.otherPlatformFallbackURL),
+        ]
+        for case let (name, url?) in addresses where policy.allowed(url) == nil {
+            guard let address = WebAddress(url) else { return "\(name) is not a web address" }
+            guard address.scheme == "https" || address.isLoopback else { return "\(name) must be an https address" }
+            return
+                "\(name) is on \(address.host), which is not in authorizedDomains: add \(address.host) to authorizedDomains in the configuration to link there"
+        }
+        return nil
     }
 
     /// The long link's query for a `dynamicLinkInfo` object, parameter by parameter.

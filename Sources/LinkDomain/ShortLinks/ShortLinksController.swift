@@ -41,7 +41,7 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         }
         let parsed = try ShortLinkRequest(
             body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
-            androidApps: configuration.android.apps)
+            androidApps: configuration.android.apps, policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains))
         let suffix = try await operations.create(parsed, actor: actor, logger: context.logger)
         let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
         return CreatedShortLink(

@@ -101,6 +101,56 @@ struct ShortLinksTests {
         }
     }
 
+    @Test("a deep link or fallback outside authorizedDomains is refused with a 400 naming the host and the key; store hosts pass")
+    func onlyLinksThatWork() async throws {
+        try await Self.harness().run { client in
+            let refused: [(body: [String: Any], host: String, name: String)] = [
+                (["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fshop.acme.example%2Fspring"], "shop.acme.example", "link"),
+                (
+                    [
+                        "dynamicLinkInfo": [
+                            "domainUriPrefix": "https://links.example.com", "link": "https://example.com/p",
+                            "iosInfo": ["iosFallbackLink": "https://elsewhere.example/i"],
+                        ]
+                    ], "elsewhere.example", "ifl"
+                ),
+                (["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2F&ofl=https%3A%2F%2Fdesk.example%2F"], "desk.example", "ofl"),
+                (
+                    ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2F&afl=https%3A%2F%2Fdroid.example%2F"], "droid.example",
+                    "afl"
+                ),
+            ]
+            for (body, host, name) in refused {
+                let answer = try await Self.create(client, body)
+                #expect(answer.status == .badRequest, "\(body)")
+                let message = try #require((answer["error"] as? [String: Any])?["message"] as? String)
+                #expect(message.contains(host) && message.contains("authorizedDomains") && message.contains("(\(name))"), "\(message)")
+            }
+            let insecure = try await Self.create(client, ["longDynamicLink": "https://links.example.com/?link=http%3A%2F%2Fexample.com%2F"])
+            #expect(insecure.status == .badRequest)
+            // The app stores are always allowed as fallbacks.
+            let store = try await Self.create(
+                client, ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2F&afl=https%3A%2F%2Fplay.google.com%2Fstore"])
+            #expect(store.status == .ok, "\(store.json)")
+        }
+    }
+
+    @Test("the importer refuses a row whose fallback is outside authorizedDomains, naming the host")
+    func importRefusesFallbacks() async throws {
+        let store = try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).sqlite").path)
+        let importer = ShortLinkImporter(store: store, publicBaseURL: "https://links.example.com", policy: RedirectPolicy(authorizedDomains: ["example.com"]))
+        let report = try await importer.importCSV(
+            """
+            shortLink,longLink
+            https://links.example.com/ok1,https://links.example.com/?link=https%3A%2F%2Fexample.com%2F1
+            https://links.example.com/no1,https://links.example.com/?link=https%3A%2F%2Fexample.com%2F2&ofl=https%3A%2F%2Fdesk.example%2F
+
+            """)
+        #expect(report.imported == 1)
+        #expect(report.invalid.map(\.line) == [3])
+        #expect(report.invalid.first?.reason.contains("desk.example") == true)
+    }
+
     @Test("a taken suffix is never overwritten; SHORT suffixes survive collisions")
     func collisions() async throws {
         let store = try SQLiteStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("links-\(UUID().uuidString).sqlite").path)
