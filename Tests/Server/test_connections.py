@@ -7,14 +7,16 @@ import json
 import shutil
 import signal
 import socket
+import subprocess
 import tempfile
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from conftest import Server
+from conftest import BINARY, Server, free_port
 
 AASA = "/.well-known/apple-app-site-association"
 IDLE = 2
@@ -190,3 +192,40 @@ def test_sigterm_finishes_the_request_in_flight_then_exits(directory):
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", server.port), timeout=2)
     backend.shutdown()
+
+
+def test_clients_connecting_while_the_server_starts_are_answered_or_refused(directory):
+    """The port is first bound alone (so one in use is refused), then by every event loop: a client
+    that connects in between is reset or refused and tries again, never accepted and left unanswered."""
+    configuration = Path(directory) / "starting.json"
+    for round in range(4):
+        port = free_port()
+        configuration.write_text(json.dumps({"server": {"host": "127.0.0.1", "port": port},
+                                             "storage": {"sqlitePath": f"{directory}/starting-{round}.sqlite"}}))
+        stop, outcomes = threading.Event(), []
+
+        def knock():
+            while not stop.is_set():
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=3) as connection:
+                        connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                        outcomes.append("answered" if connection.recv(100).startswith(b"HTTP/1.1 200") else "closed")
+                except (ConnectionRefusedError, ConnectionResetError):
+                    outcomes.append("refused")
+                except socket.timeout:
+                    outcomes.append("left unanswered")
+
+        knocking = threading.Thread(target=knock)
+        knocking.start()
+        process = subprocess.Popen([str(BINARY), "serve", "--config", str(configuration)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while "answered" not in outcomes and process.poll() is None:
+                time.sleep(0.05)
+        finally:
+            stop.set()
+            knocking.join()
+            process.terminate()
+            process.wait(timeout=10)
+        assert "answered" in outcomes and "left unanswered" not in outcomes, round
+

@@ -67,8 +67,13 @@ struct PublicListener: Service {
     /// that port 0 picks the port every loop then binds.
     private func bind(needsATask: @escaping NeedsATask) async throws -> [Listening] {
         let loops = Array(eventLoopGroup.makeIterator())
+        // The probe accepts nothing (no read is ever asked of it): a client that connects in the
+        // moment it listens is reset when it closes, and tries again, instead of being accepted
+        // into a channel nobody serves.
         let probe = try await ServerBootstrap(group: loops[0])
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.autoRead, value: false)
+            .serverChannelOption(ChannelOptions.backlog, value: 1)
             .bind(host: host, port: port).get()
         let boundPort = probe.localAddress?.port ?? port
         try await probe.close()
