@@ -16,7 +16,6 @@ final class HTTP2ConnectionManager: ChannelInboundHandler, RemovableChannelHandl
     let ledger: ConnectionLedger
     let idleTimeout: TimeAmount
     private var context: ChannelHandlerContext?
-    private var openStreams = 0
     private var lastStreamID = HTTP2StreamID(0)
     private var isGoingAway = false
 
@@ -68,17 +67,15 @@ final class HTTP2ConnectionManager: ChannelInboundHandler, RemovableChannelHandl
     }
 
     private func streamOpened(_ id: HTTP2StreamID) {
-        openStreams += 1
+        ledger.openStreams += 1
         lastStreamID = max(lastStreamID, id)
-        ledger.openStreams = openStreams
         ledger.lastActivity = .now()
     }
 
     private func streamClosed() {
-        openStreams = max(0, openStreams - 1)
-        ledger.openStreams = openStreams
+        ledger.openStreams = max(0, ledger.openStreams - 1)
         ledger.lastActivity = .now()
-        if isGoingAway, openStreams == 0, let context { context.close(promise: nil) }
+        if isGoingAway, ledger.openStreams == 0, let context { context.close(promise: nil) }
     }
 
     private func goAway(_ context: ChannelHandlerContext) {
@@ -87,7 +84,7 @@ final class HTTP2ConnectionManager: ChannelInboundHandler, RemovableChannelHandl
         let frame = HTTP2Frame(streamID: .rootStream, payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: nil))
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { [self] _ in
-            if openStreams == 0 { self.context?.close(promise: nil) }
+            if ledger.openStreams == 0 { self.context?.close(promise: nil) }
         }
         context.writeAndFlush(wrapOutboundOut(frame), promise: written)
     }

@@ -176,14 +176,13 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func answer(_ head: RawRequestHead, in bytes: ByteBuffer, context: ChannelHandlerContext) -> ByteBuffer? {
         let start = ContinuousClock.now
         return bytes.withUnsafeReadableBytes { raw in
-            guard
-                let answer = head.closesConnection
-                    ? responder.answer(
-                        head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &RawResponder.SharedCache.current.cache,
-                        allocator: context.channel.allocator, logger: logger)
-                    : responder.answer(
-                        head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache,
-                        allocator: context.channel.allocator, logger: logger)
+            func answer(cache: inout RawResponder.Cache) -> RawResponder.Answer? {
+                responder.answer(
+                    head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache, allocator: context.channel.allocator,
+                    logger: logger)
+            }
+            // A connection that closes after this answer uses its thread's cache, not its own.
+            guard let answer = head.closesConnection ? answer(cache: &RawResponder.SharedCache.current.cache) : answer(cache: &cache)
             else { return nil }
             responder.record(answer, head: head, in: raw, since: start, logger: logger)
             return answer.bytes
