@@ -25,6 +25,8 @@ final class FastPathChannel: Sendable {
     let rawResponder: RawResponder
     let immediate: ImmediateResponder
     let finisher: ResponseFinisher
+    /// The event loop's answers to heads NIO decoded (HTTP/1.1 after the byte reader, HTTP/2).
+    let decodedHeads: DecodedHeadAnswers
     let idleTimeout: TimeAmount
     /// Behind TLS: the requests' scheme is https.
     let secure: Bool
@@ -38,6 +40,7 @@ final class FastPathChannel: Sendable {
         self.rawResponder = RawResponder(immediate: immediate, finisher: finisher)
         self.immediate = immediate
         self.finisher = finisher
+        self.decodedHeads = DecodedHeadAnswers(responder: immediate, finisher: finisher, logger: logger)
         self.idleTimeout = idleTimeout
         self.secure = secure
         self.logger = logger
@@ -90,7 +93,7 @@ final class RouterHandOff {
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
             try operations.addHandler(HTTP1ToHTTPServerCodec(secure: settings.secure))
             try operations.addHandler(ConnectionTimeoutHandler(timeout: settings.idleTimeout, ledger: ledger))
-            try operations.addHandler(ImmediateResponseHandler(responder: settings.immediate, finisher: settings.finisher, logger: settings.logger))
+            try operations.addHandler(ImmediateResponseHandler(answers: settings.decodedHeads))
             try operations.addHandler(HTTPConnectionStateHandler(logger: settings.logger))
             let value = try HTTP1Channel.Value(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
             isInstalled = true

@@ -3,7 +3,8 @@ import LinkDomainStorage
 import NIOCore
 import NIOHTTP2
 
-/// An HTTP/2 connection's life beside NIO's HTTP/2 handler: its open streams counted on the
+/// An HTTP/2 connection's life, behind NIO's HTTP/2 handler: its open streams (from the handler's
+/// stream events, whether a stream was answered from its frames or became a channel) counted on the
 /// connection's ledger (the idle clock closes a connection only once it has none and has been
 /// idle for the timeout), and the graceful close — on shutdown a GOAWAY naming the last stream
 /// opened (later ones are the client's to retry elsewhere), then the close once the streams
@@ -22,14 +23,6 @@ final class HTTP2ConnectionManager: ChannelInboundHandler, RemovableChannelHandl
     init(ledger: ConnectionLedger, idleTimeout: TimeAmount) {
         self.ledger = ledger
         self.idleTimeout = idleTimeout
-    }
-
-    /// NIO's handler reports each stream here, on the event loop.
-    struct StreamDelegate: NIOHTTP2StreamDelegate {
-        let manager: NIOLoopBound<HTTP2ConnectionManager>
-
-        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) { manager.value.streamOpened(id) }
-        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) { manager.value.streamClosed() }
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -53,7 +46,11 @@ final class HTTP2ConnectionManager: ChannelInboundHandler, RemovableChannelHandl
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is ChannelShouldQuiesceEvent {
+        if let created = event as? NIOHTTP2StreamCreatedEvent {
+            streamOpened(created.streamID)
+        } else if event is StreamClosedEvent {
+            streamClosed()
+        } else if event is ChannelShouldQuiesceEvent {
             goAway(context)
         } else if event as? ChannelEvent == .inputClosed {
             // HTTP/2 has no half-closed connection: a client that stops sending is gone.

@@ -7,34 +7,34 @@ import NIOHTTP2
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP2
 
-/// HTTP/2, what a browser speaks to a TLS listener: NIO's HTTP/2 handler with its streams as
-/// child channels made on the event loop, each one answered there when ``ImmediateResponder``
-/// can (the association files, links that need no backend), and given the router's async
-/// channel and a task only when its request passes on (``StreamHandOff``). Hummingbird's HTTP/2
-/// channel wraps every stream in an async channel with a task of its own, a hop across threads
-/// per request even for the answers the event loop gives (BENCHMARKS.md, "HTTP/2").
+/// HTTP/2, what a browser speaks to a TLS listener: NIO's HTTP/2 handler delivering the
+/// connection's frames, ``HTTP2ConnectionManager`` for the connection's life, then
+/// ``HTTP2StreamAnswerer``, which answers from a stream's HEADERS what ``ImmediateResponder`` can
+/// (the association files, links that need no backend) without making the stream a channel, and
+/// last NIO's stream multiplexer for the streams it passes on. Those become child channels with the
+/// HTTP-types codec and their own clock, and get the router's async channel and a task
+/// (``StreamHandOff``) when their request reaches it. A child channel per stream, even one the
+/// event loop answered at once, cost half of each request (BENCHMARKS.md, "HTTP/2").
 ///
-/// The connection's idle timeout and graceful close are ``HTTP2ConnectionManager``'s; each
-/// stream has its own clock (``ConnectionTimeoutHandler``: a stream sending its request slower
-/// than one part per timeout is closed, and with it the connection's last activity).
+/// Each child stream has its own clock (``ConnectionTimeoutHandler``: a stream sending its request
+/// slower than one part per timeout is closed).
 extension FastPathChannel {
     func setUpHTTP2(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
-        let manager = HTTP2ConnectionManager(ledger: ConnectionLedger(), idleTimeout: idleTimeout)
         let operations = channel.pipeline.syncOperations
-        _ = try operations.configureHTTP2Pipeline(
-            mode: .server, connectionConfiguration: .init(), streamConfiguration: .init(),
-            streamDelegate: HTTP2ConnectionManager.StreamDelegate(manager: NIOLoopBound(manager, eventLoop: channel.eventLoop))
-        ) { [self] stream in
+        try operations.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()))
+        try operations.addHandler(HTTP2ConnectionManager(ledger: ConnectionLedger(), idleTimeout: idleTimeout))
+        try operations.addHandler(HTTP2StreamAnswerer(answers: decodedHeads))
+        let multiplexer = HTTP2StreamMultiplexer(mode: .server, channel: channel) { [self] stream in
             stream.eventLoop.makeCompletedFuture {
                 let operations = stream.pipeline.syncOperations
                 try operations.addHandler(HTTP2FramePayloadToHTTPServerCodec())
                 let ledger = ConnectionLedger()
                 try operations.addHandler(ConnectionTimeoutHandler(timeout: idleTimeout, ledger: ledger))
-                try operations.addHandler(ImmediateResponseHandler(responder: immediate, finisher: finisher, logger: logger))
+                try operations.addHandler(ImmediateResponseHandler(answers: decodedHeads))
                 try operations.addHandler(StreamHandOff(logger: logger, needsATask: needsATask))
             }
         }
-        try operations.addHandler(manager)
+        try operations.addHandler(multiplexer)
     }
 }
 

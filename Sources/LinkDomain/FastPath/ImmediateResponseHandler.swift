@@ -22,29 +22,16 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private struct Answer {
-        let response: ImmediateResponse
-        let request: HTTPRequest
-        /// The route pattern, as metrics count it.
-        let route: String
-        let path: String
-        let start: ContinuousClock.Instant
-    }
-
-    let responder: ImmediateResponder
-    let finisher: ResponseFinisher
-    let logger: Logger
+    let answers: DecodedHeadAnswers
     /// The connection's (the idle timeout's, which comes first in the pipeline), or its own.
     private(set) var ledger = ConnectionLedger()
     /// The answer to the request being read, written when its end arrives.
-    private var pending: Answer?
+    private var pending: DecodedHeadAnswer?
     /// The refusal that closes the connection, while it waits for earlier responses.
-    private var refusal: Answer?
+    private var refusal: DecodedHeadAnswer?
 
-    init(responder: ImmediateResponder, finisher: ResponseFinisher, logger: Logger) {
-        self.responder = responder
-        self.finisher = finisher
-        self.logger = logger
+    init(answers: DecodedHeadAnswers) {
+        self.answers = answers
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -60,7 +47,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
                 action = ledger.requests.refuse()
             } else {
                 action = ledger.requests.head {
-                    pending = answer(request, peer: { context.channel.remoteAddress?.ipAddress })
+                    pending = answers.answer(request, peer: { context.channel.remoteAddress?.ipAddress })
                     return pending != nil
                 }
             }
@@ -100,10 +87,10 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         if !ledger.requests.isClosing { context.read() }
     }
 
-    private func makeRefusal(_ request: HTTPRequest, context: ChannelHandlerContext) -> Answer {
+    private func makeRefusal(_ request: HTTPRequest, context: ChannelHandlerContext) -> DecodedHeadAnswer {
         // HTTP/2 has no Connection field and no upgrades; a CONNECT stream is refused alone.
         let response = UpgradeRefusal.response(to: request, closing: isHTTP1(context))
-        return Answer(
+        return DecodedHeadAnswer(
             response: response, request: request, route: "refused", path: request.method == .connect ? "-" : request.path ?? "-",
             start: .now)
     }
@@ -112,39 +99,10 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
         (try? context.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)) != nil
     }
 
-    private func answer(_ request: HTTPRequest, peer: () -> String?) -> Answer? {
-        guard request.method == .get || request.method == .head, let target = request.path,
-            AdmissionPolicy.mayAnswerOnEventLoop(
-                targetBytes: target.utf8.count, headerBytes: AdmissionPolicy.headerBytes(request.headerFields),
-                keepsConnection: AdmissionPolicy.keepsConnection(request.headerFields))
-        else { return nil }
-        // A host development does not answer gets the router's 421.
-        if let hosts = responder.developmentHosts, !hosts.allows(request.authority) { return nil }
-        let start = ContinuousClock.now
-        let mark = target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        let path = mark.map { target[..<$0] } ?? target[...]
-        guard let (kind, route) = responder.match(path),
-            let answer = responder.answer(
-                to: kind, method: request.method, path: path, query: mark.map { target[target.index(after: $0)...] },
-                headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority), peer: peer,
-                logger: logger)
-        else { return nil }
-        return Answer(
-            response: answer.response, request: request, route: route,
-            path: String(path), start: start)
-    }
-
-    private func write(_ answer: Answer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
-        let response = answer.response
-        var headers = response.headers
-        if headers[.contentLength] == nil, response.status != .notModified { headers[.contentLength] = String(response.body?.readableBytes ?? 0) }
-        headers[.date] = HTTPDate.now
-        finisher.finish(
-            &headers, status: response.status, method: answer.request.method, path: answer.path, route: answer.route,
-            peer: context.channel.remoteAddress?.ipAddress, requestHeaders: answer.request.headerFields, since: answer.start,
-            logger: logger)
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: response.status, headerFields: headers))), promise: nil)
-        if let body = response.body, answer.request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+    private func write(_ answer: DecodedHeadAnswer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        let head = answers.finishedHead(of: answer, peer: context.channel.remoteAddress?.ipAddress)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body = answer.response.body, answer.request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
     }
 }

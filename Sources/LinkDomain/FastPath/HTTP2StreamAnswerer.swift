@@ -1,0 +1,145 @@
+import HTTPTypes
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Answers HTTP/2 streams from the connection's frames: a stream whose HEADERS end it (a GET or
+/// HEAD, no body) and whose request ``DecodedHeadAnswers`` can answer gets its HEADERS and DATA
+/// written here, and never becomes a channel. Every other stream's frames go on to NIO's stream
+/// multiplexer behind this handler, which makes it a child channel as before.
+///
+/// NIO's HTTP/2 handler in front has already checked every frame against the stream's state and
+/// the header block's rules, and keeps the flow control: a response larger than the client's
+/// window waits there. The frames this handler drops are those of streams it answered (a late
+/// RST_STREAM, WINDOW_UPDATE or PRIORITY), which the multiplexer would not know.
+final class HTTP2StreamAnswerer: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    typealias InboundOut = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
+
+    private let answers: DecodedHeadAnswers
+    /// The streams passed on to the multiplexer, until they close.
+    private var passedOn: Set<HTTP2StreamID> = []
+    private var needsFlush = false
+
+    init(answers: DecodedHeadAnswers) {
+        self.answers = answers
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        let stream = frame.streamID
+        if stream == .rootStream || passedOn.contains(stream) { return context.fireChannelRead(data) }
+        guard case .headers(let headers) = frame.payload else { return }
+        if headers.endStream, let request = HTTPRequest(http2Head: headers.headers),
+            let answer = answers.answer(request, peer: { context.channel.remoteAddress?.ipAddress })
+        {
+            write(answer, on: stream, context: context)
+            return
+        }
+        passedOn.insert(stream)
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let closed = event as? StreamClosedEvent { passedOn.remove(closed.streamID) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        passedOn.removeAll()
+        context.fireChannelInactive()
+    }
+
+    private func write(_ answer: DecodedHeadAnswer, on stream: HTTP2StreamID, context: ChannelHandlerContext) {
+        let head = answers.finishedHead(of: answer, peer: context.channel.remoteAddress?.ipAddress)
+        let body = answer.request.method == .head ? nil : answer.response.body.flatMap { $0.readableBytes > 0 ? $0 : nil }
+        let headers = HTTP2Frame.FramePayload.Headers(headers: HPACKHeaders(http2Response: head), endStream: body == nil)
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: stream, payload: .headers(headers))), promise: nil)
+        if let body {
+            context.write(wrapOutboundOut(HTTP2Frame(streamID: stream, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
+        }
+        // Flushed once the frames read together are answered: a client's streams sent at once get one write.
+        needsFlush = true
+    }
+}
+
+extension HTTPRequest {
+    /// The request an HTTP/2 header block carries, read as NIO's HTTP-types codec reads it (its
+    /// pseudo-header fields, then the fields whose names HTTP allows), or nil when it is not a
+    /// request the codec would read: the stream then goes to the codec, which refuses it.
+    init?(http2Head block: HPACKHeaders) {
+        var method: String?
+        var scheme: String?
+        var authority: String?
+        var path: String?
+        var index = block.startIndex
+        while index != block.endIndex {
+            let (name, value, _) = block[index]
+            guard name.utf8.first == UInt8(ascii: ":") else { break }
+            switch name {
+            case ":method" where method == nil: method = value
+            case ":scheme" where scheme == nil: scheme = value
+            case ":authority" where authority == nil: authority = value
+            case ":path" where path == nil: path = value
+            default: return nil  // repeated, or :protocol (extended CONNECT), or unknown
+            }
+            index = block.index(after: index)
+        }
+        guard let method, let parsed = HTTPRequest.Method(method) else { return nil }
+        self.init(method: parsed, scheme: scheme, authority: authority, path: path)
+        headerFields.reserveCapacity(block.count)
+        while index != block.endIndex {
+            let (name, value, indexing) = block[index]
+            if name.utf8.first == UInt8(ascii: ":") { return nil }
+            if let fieldName = HTTPField.Name(name) {
+                var field = HTTPField(name: fieldName, value: value)
+                field.indexingStrategy = .init(indexing)
+                headerFields.append(field)
+            }
+            index = block.index(after: index)
+        }
+    }
+}
+
+extension HPACKHeaders {
+    /// A response head as an HTTP/2 header block, as NIO's HTTP-types codec writes it: `:status`,
+    /// then the fields by their lower-case names, each kept out of the compression table as the
+    /// field asks.
+    init(http2Response head: HTTPResponse) {
+        self.init()
+        reserveCapacity(head.headerFields.count + 1)
+        add(name: ":status", value: head.pseudoHeaderFields.status.value, indexing: .init(head.pseudoHeaderFields.status.indexingStrategy))
+        for field in head.headerFields {
+            add(name: field.name.canonicalName, value: field.value, indexing: .init(field.indexingStrategy))
+        }
+    }
+}
+
+extension HPACKIndexing {
+    init(_ strategy: HTTPField.DynamicTableIndexingStrategy) {
+        switch strategy {
+        case .avoid: self = .nonIndexable
+        case .disallow: self = .neverIndexed
+        default: self = .indexable
+        }
+    }
+}
+
+extension HTTPField.DynamicTableIndexingStrategy {
+    init(_ indexing: HPACKIndexing) {
+        switch indexing {
+        case .indexable: self = .automatic
+        case .nonIndexable: self = .avoid
+        case .neverIndexed: self = .disallow
+        }
+    }
+}
