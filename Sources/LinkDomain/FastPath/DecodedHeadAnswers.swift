@@ -12,6 +12,15 @@ struct DecodedHeadAnswer {
     let route: String
     let path: String
     let start: ContinuousClock.Instant
+    /// What was answered: nil for a refusal.
+    var kind: ImmediateResponder.Kind? = nil
+
+    /// The same bytes for every request of its kind, but for the date: an association file or the
+    /// stylesheet, unless the request asked for a 304.
+    var isFixed: Bool {
+        guard request.headerFields[.ifNoneMatch] == nil else { return false }
+        return kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet
+    }
 }
 
 /// The event loop's answers to decoded request heads: HTTP/1.1 heads NIO's decoder read
@@ -42,7 +51,7 @@ struct DecodedHeadAnswers: Sendable {
                 headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority), peer: peer,
                 logger: logger)
         else { return nil }
-        return DecodedHeadAnswer(response: answer.response, request: request, route: route, path: String(path), start: start)
+        return DecodedHeadAnswer(response: answer.response, request: request, route: route, path: String(path), start: start, kind: kind)
     }
 
     /// The answer's response head with every field an answer gets (its length, the date, the

@@ -27,6 +27,8 @@ final class FastPathChannel: Sendable {
     let finisher: ResponseFinisher
     /// The event loop's answers to heads NIO decoded (HTTP/1.1 after the byte reader, HTTP/2).
     let decodedHeads: DecodedHeadAnswers
+    /// HTTP/2's answers as header blocks, with the security headers made once.
+    let headerBlocks: ResponseHeaderBlocks
     let idleTimeout: TimeAmount
     /// Behind TLS: the requests' scheme is https.
     let secure: Bool
@@ -41,6 +43,7 @@ final class FastPathChannel: Sendable {
         self.immediate = immediate
         self.finisher = finisher
         self.decodedHeads = DecodedHeadAnswers(responder: immediate, finisher: finisher, logger: logger)
+        self.headerBlocks = ResponseHeaderBlocks(securityHeaders: finisher.securityHeaders)
         self.idleTimeout = idleTimeout
         self.secure = secure
         self.logger = logger

@@ -23,7 +23,7 @@ extension FastPathChannel {
         let operations = channel.pipeline.syncOperations
         try operations.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()))
         try operations.addHandler(HTTP2ConnectionManager(ledger: ConnectionLedger(), idleTimeout: idleTimeout))
-        try operations.addHandler(HTTP2StreamAnswerer(answers: decodedHeads))
+        try operations.addHandler(HTTP2StreamAnswerer(answers: decodedHeads, blocks: headerBlocks))
         let multiplexer = HTTP2StreamMultiplexer(mode: .server, channel: channel) { [self] stream in
             stream.eventLoop.makeCompletedFuture {
                 let operations = stream.pipeline.syncOperations

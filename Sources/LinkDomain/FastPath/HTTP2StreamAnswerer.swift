@@ -18,12 +18,16 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
     typealias OutboundOut = HTTP2Frame
 
     private let answers: DecodedHeadAnswers
+    private let blocks: ResponseHeaderBlocks
     /// The streams passed on to the multiplexer, until they close.
     private var passedOn: Set<HTTP2StreamID> = []
     private var needsFlush = false
+    /// The last fixed answer's header block, reused while its `Date` stays the same.
+    private var fixed: (route: String, https: Bool, second: Int, block: HPACKHeaders)?
 
-    init(answers: DecodedHeadAnswers) {
+    init(answers: DecodedHeadAnswers, blocks: ResponseHeaderBlocks) {
         self.answers = answers
+        self.blocks = blocks
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -60,15 +64,65 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
     }
 
     private func write(_ answer: DecodedHeadAnswer, on stream: HTTP2StreamID, context: ChannelHandlerContext) {
-        let head = answers.finishedHead(of: answer, peer: context.channel.remoteAddress?.ipAddress)
+        let peer = context.channel.remoteAddress?.ipAddress
+        let https = answers.finisher.securityHeaders.isHTTPS(peer: peer, requestHeaders: answer.request.headerFields)
+        let date = HTTPDate.current
+        let block: HPACKHeaders
+        if answer.isFixed, let fixed, fixed.route == answer.route, fixed.https == https, fixed.second == date.second {
+            block = fixed.block
+        } else {
+            block = blocks.block(answer.response, date: date.text, https: https)
+            if answer.isFixed { fixed = (answer.route, https, date.second, block) }
+        }
+        answers.finisher.record(
+            status: answer.response.status, method: answer.request.method, path: answer.path, route: answer.route, since: answer.start,
+            logger: answers.logger)
         let body = answer.request.method == .head ? nil : answer.response.body.flatMap { $0.readableBytes > 0 ? $0 : nil }
-        let headers = HTTP2Frame.FramePayload.Headers(headers: HPACKHeaders(http2Response: head), endStream: body == nil)
+        let headers = HTTP2Frame.FramePayload.Headers(headers: block, endStream: body == nil)
         context.write(wrapOutboundOut(HTTP2Frame(streamID: stream, payload: .headers(headers))), promise: nil)
         if let body {
             context.write(wrapOutboundOut(HTTP2Frame(streamID: stream, payload: .data(.init(data: .byteBuffer(body), endStream: true)))), promise: nil)
         }
         // Flushed once the frames read together are answered: a client's streams sent at once get one write.
         needsFlush = true
+    }
+}
+
+/// An ``ImmediateResponse`` as an HTTP/2 header block: the fields ``DecodedHeadAnswers/finishedHead(of:peer:)``
+/// gives it, in its order (`:status`, the response's fields, `content-length` unless a 304 or
+/// already there, `date`, the security headers), written straight into the block, as
+/// ``ResponseBytes`` writes them for HTTP/1.1, instead of through `HTTPFields`.
+struct ResponseHeaderBlocks: Sendable {
+    private let plain: HPACKHeaders
+    private let secure: HPACKHeaders
+
+    init(securityHeaders: SecurityHeaders) {
+        plain = HPACKHeaders(fields: securityHeaders.fields(https: false))
+        secure = HPACKHeaders(fields: securityHeaders.fields(https: true))
+    }
+
+    func block(_ response: ImmediateResponse, date: String, https: Bool) -> HPACKHeaders {
+        let trailing = https ? secure : plain
+        var block = HPACKHeaders()
+        block.reserveCapacity(response.headers.count + trailing.count + 3)
+        block.add(name: ":status", value: Self.statusText(response.status))
+        for field in response.headers { block.add(name: field.name.canonicalName, value: field.value, indexing: .init(field.indexingStrategy)) }
+        if response.headers[.contentLength] == nil, response.status != .notModified {
+            block.add(name: "content-length", value: String(response.body?.readableBytes ?? 0))
+        }
+        block.add(name: "date", value: date)
+        block.add(contentsOf: trailing)
+        return block
+    }
+
+    private static func statusText(_ status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 200: "200"
+        case 302: "302"
+        case 303: "303"
+        case 304: "304"
+        default: String(status.code)
+        }
     }
 }
 
@@ -111,16 +165,12 @@ extension HTTPRequest {
 }
 
 extension HPACKHeaders {
-    /// A response head as an HTTP/2 header block, as NIO's HTTP-types codec writes it: `:status`,
-    /// then the fields by their lower-case names, each kept out of the compression table as the
-    /// field asks.
-    init(http2Response head: HTTPResponse) {
+    /// Fields as an HTTP/2 header block, as NIO's HTTP-types codec writes them: by their lower-case
+    /// names, each kept out of the compression table as the field asks.
+    init(fields: HTTPFields) {
         self.init()
-        reserveCapacity(head.headerFields.count + 1)
-        add(name: ":status", value: head.pseudoHeaderFields.status.value, indexing: .init(head.pseudoHeaderFields.status.indexingStrategy))
-        for field in head.headerFields {
-            add(name: field.name.canonicalName, value: field.value, indexing: .init(field.indexingStrategy))
-        }
+        reserveCapacity(fields.count)
+        for field in fields { add(name: field.name.canonicalName, value: field.value, indexing: .init(field.indexingStrategy)) }
     }
 }
 

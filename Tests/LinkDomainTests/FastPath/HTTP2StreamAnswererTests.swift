@@ -42,6 +42,10 @@ struct HTTP2StreamAnswererTests {
         DecodedHeadAnswers(responder: services.immediate, finisher: LinkDomainApplication.finisher(services), logger: Logger(label: "test"))
     }
 
+    static func answerer(_ answers: DecodedHeadAnswers) -> HTTP2StreamAnswerer {
+        HTTP2StreamAnswerer(answers: answers, blocks: ResponseHeaderBlocks(securityHeaders: answers.finisher.securityHeaders))
+    }
+
     /// The answer HTTP/1.1's decoded path gives (``ImmediateResponseHandler``).
     static func http1(_ request: HTTPRequest, answers: DecodedHeadAnswers, peer: String) throws -> Answer? {
         let passedOn = PassedOn<HTTPRequestPart>()
@@ -66,7 +70,7 @@ struct HTTP2StreamAnswererTests {
     /// The answer the HTTP/2 connection's frames get (``HTTP2StreamAnswerer``), and the frames written.
     static func http2(_ request: HTTPRequest, answers: DecodedHeadAnswers, peer: String) throws -> (Answer?, [HTTP2Frame]) {
         let passedOn = PassedOn<HTTP2Frame>()
-        let channel = try connected([HTTP2StreamAnswerer(answers: answers), passedOn], peer: peer)
+        let channel = try connected([answerer(answers), passedOn], peer: peer)
         var block = HPACKHeaders()
         block.add(name: ":method", value: request.method.rawValue)
         block.add(name: ":scheme", value: request.scheme ?? "https")
@@ -132,7 +136,7 @@ struct HTTP2StreamAnswererTests {
     func passingOn() async throws {
         let services = try await Fixtures.services()
         let passedOn = PassedOn<HTTP2Frame>()
-        let channel = try Self.connected([HTTP2StreamAnswerer(answers: Self.answers(services)), passedOn], peer: "192.0.2.7")
+        let channel = try Self.connected([Self.answerer(Self.answers(services)), passedOn], peer: "192.0.2.7")
         func head(_ method: String, _ path: String, endStream: Bool) -> HTTP2Frame.FramePayload {
             .headers(.init(headers: [":method": method, ":scheme": "https", ":authority": "links.example.com", ":path": path], endStream: endStream))
         }
@@ -151,6 +155,27 @@ struct HTTP2StreamAnswererTests {
         channel.pipeline.fireUserInboundEventTriggered(StreamClosedEvent(streamID: 1, reason: nil))
         try channel.writeInbound(HTTP2Frame(streamID: 1, payload: .windowUpdate(windowSizeIncrement: 10)))
         #expect(passedOn.parts.count == 4)
+    }
+
+    @Test("a connection's fixed answers are reused, but never for a request that asked for a 304 or another file")
+    func fixedAnswers() async throws {
+        let services = try await Fixtures.services()
+        let channel = try Self.connected([Self.answerer(Self.answers(services))], peer: "192.0.2.8")
+        func ask(_ stream: HTTP2StreamID, _ path: String, _ extra: [(String, String)] = []) throws -> [String: String] {
+            let block = HPACKHeaders([(":method", "GET"), (":scheme", "https"), (":authority", "links.example.com"), (":path", path)] + extra)
+            try channel.writeInbound(HTTP2Frame(streamID: stream, payload: .headers(.init(headers: block, endStream: true))))
+            var fields: [String: String] = [:]
+            while let frame = try channel.readOutbound(as: HTTP2Frame.self) {
+                if case .headers(let headers) = frame.payload { for (name, value, _) in headers.headers where name != "date" { fields[name] = value } }
+            }
+            return fields
+        }
+        let first = try ask(1, "/.well-known/assetlinks.json")
+        #expect(first[":status"] == "200" && first["etag"] != nil)
+        #expect(try ask(3, "/.well-known/assetlinks.json") == first)
+        #expect(try ask(5, "/.well-known/assetlinks.json", [("if-none-match", first["etag"] ?? "")])[":status"] == "304")
+        let apple = try ask(7, "/.well-known/apple-app-site-association")
+        #expect(apple[":status"] == "200" && apple["etag"] != first["etag"])
     }
 
     @Test("header blocks the HTTP-types codec would not read are left to it")
