@@ -51,7 +51,8 @@ extension ConsoleController {
     ) async throws -> Response {
         let chrome = chrome(session, .links)
         let parameters = request.uri.queryParameters
-        var query = ShortLinkQuery(text: String((parameters["q"] ?? "").prefix(200)), limit: 50)
+        let text = String((parameters["q"] ?? "").prefix(200))
+        var query = ShortLinkQuery(search: ShortLinkSearch(pasted: text, hosts: configuration.serviceHosts), limit: 50)
         query.order = parameters["order"].flatMap { ShortLinkQuery.Order(rawValue: String($0)) } ?? .created
         query.after = parameters["after"].flatMap(ShortLinkCursor.init(pageToken:))
         let page: [ShortLinkListing]
@@ -61,7 +62,7 @@ extension ConsoleController {
             return message(renderer[.unavailable], in: .links, session: session, status: .serviceUnavailable)
         }
         var values: [String: Any] = [
-            "query": query.text, "csrf": token(session, Self.linksPath), "importToken": token(session, "\(Self.linksPath)/import"),
+            "query": text, "csrf": token(session, Self.linksPath), "importToken": token(session, "\(Self.linksPath)/import"),
             "hasLinks": !page.isEmpty,
             "orders": ShortLinkQuery.Order.allCases.map { order -> [String: Any] in
                 ["value": order.rawValue, "label": renderer[order == .created ? .sortCreated : .sortClicks], "selected": order == query.order]
@@ -79,7 +80,7 @@ extension ConsoleController {
         ]
         if page.count == query.limit, let last = page.last {
             values["next"] =
-                "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(query.text))&order=\(query.order.rawValue)&after=\(last.cursor(for: query.order).pageToken)"
+                "\(Self.linksPath)?q=\(ActionLinkEncoder.percentEncode(text))&order=\(query.order.rawValue)&after=\(last.cursor(for: query.order).pageToken)"
         }
         // Only a suffix's shape: the query cannot put words of its own on the page.
         let notice =
@@ -97,9 +98,13 @@ extension ConsoleController {
         var info: [String: JSONValue] = ["domainUriPrefix": .string(configuration.publicBaseURL), "link": .string(form["link"] ?? "")]
         if let bundle = form["ibi"] { info["iosInfo"] = .object(["iosBundleId": .string(bundle)]) }
         if let package = form["apn"] { info["androidInfo"] = .object(["androidPackageName": .string(package)]) }
-        let body: [String: JSONValue] = [
-            "dynamicLinkInfo": .object(info), "suffix": .object(["option": .string(form["option"] == "UNGUESSABLE" ? "UNGUESSABLE" : "SHORT")]),
-        ]
+        // A suffix typed in is the link API's CUSTOM, checked by the same rule.
+        let chosen = (form["suffix"] ?? "").trimmingCharacters(in: .whitespaces)
+        let suffix: [String: JSONValue] =
+            chosen.isEmpty
+            ? ["option": .string(form["option"] == "UNGUESSABLE" ? "UNGUESSABLE" : "SHORT")]
+            : ["option": .string("CUSTOM"), "customSuffix": .string(chosen.hasPrefix("/") ? String(chosen.dropFirst()) : chosen)]
+        let body: [String: JSONValue] = ["dynamicLinkInfo": .object(info), "suffix": .object(suffix)]
         do {
             let parsed = try ShortLinkRequest(
                 body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
@@ -109,7 +114,7 @@ extension ConsoleController {
         } catch {
             let message =
                 switch error {
-                case .invalidArgument(let message), .notFound(let message), .permissionDenied(let message): message
+                case .invalidArgument(let message), .notFound(let message), .permissionDenied(let message), .alreadyExists(let message): message
                 case .unavailable: renderer[.unavailable]
                 }
             return try await linkList(

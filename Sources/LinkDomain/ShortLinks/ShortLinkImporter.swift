@@ -94,6 +94,11 @@ public struct ShortLinkImporter: Sendable {
                 report.invalid.append((line, "\(short) is not a short link of \(publicBaseURL)"))
                 continue
             }
+            // The rule a suffix chosen through the API or the console meets: a reserved path never becomes a link.
+            if let problem = SuffixGenerator.problem(withChosen: suffix) {
+                report.invalid.append((line, "\(short): \(problem)"))
+                continue
+            }
             guard let long = field(Self.longLinkNames), let mark = long.firstIndex(of: "?"), WebAddress(long) != nil,
                 let dynamic = LinkParser.parseDynamicLink(query: long[long.index(after: mark)...])
             else {
@@ -135,7 +140,7 @@ public struct ShortLinkImporter: Sendable {
         let prefix = publicBaseURL.lowercased() + "/"
         guard shortLink.lowercased().hasPrefix(prefix) else { return nil }
         let suffix = shortLink.dropFirst(prefix.count)
-        return SuffixGenerator.isPlausible(suffix) ? String(suffix) : nil
+        return suffix.isEmpty || suffix.contains("/") || suffix.contains("?") ? nil : String(suffix)
     }
 
     static func milliseconds(_ text: String) -> Int64? {

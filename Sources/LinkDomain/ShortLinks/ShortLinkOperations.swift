@@ -13,16 +13,23 @@ struct ShortLinkOperations: Sendable {
 
     static let collisionsPerLength = 3
 
-    /// Stores the link under a fresh suffix, trying again on a collision (never overwriting).
+    /// Stores the link under its chosen suffix, or a fresh one, trying again on a collision; never
+    /// overwriting (a chosen suffix that is taken is refused).
     func create(_ parsed: ShortLinkRequest, actor: String, logger: Logger) async throws(ShortLinkAPIError) -> String {
         let now = clock.nowMilliseconds()
         for attempt in 0..<(Self.collisionsPerLength * 8) {
-            let suffix = parsed.option == .unguessable ? SuffixGenerator.unguessable() : SuffixGenerator.short(length: 4 + attempt / Self.collisionsPerLength)
+            let suffix: String
+            switch parsed.suffix {
+            case .chosen(let chosen): suffix = chosen
+            case .generated(.unguessable): suffix = SuffixGenerator.unguessable()
+            case .generated(.short): suffix = SuffixGenerator.short(length: 4 + attempt / Self.collisionsPerLength)
+            }
             do {
                 try await store.insertShortLink(ShortLinkRecord(suffix: suffix, longLinkQuery: parsed.longLinkQuery, createdAt: now, origin: .api))
                 AuditLog.record(actor: actor, action: "shortLink.create", object: suffix, logger: logger)
                 return suffix
             } catch .duplicate {
+                if case .chosen = parsed.suffix { throw .alreadyExists("the suffix \(suffix) is taken: choose another") }
                 continue
             } catch {
                 logger.error("short link not stored", metadata: ["error": .string("\(error)")])
@@ -30,6 +37,17 @@ struct ShortLinkOperations: Sendable {
             }
         }
         throw .unavailable
+    }
+
+    /// Points the link at another long link; its suffix, clicks and state stay. Every replica
+    /// answers the new target at its next look, as after a disable.
+    func update(suffix: String, longLinkQuery: String, actor: String, logger: Logger) async throws(ShortLinkAPIError) {
+        let changed = try await reading(logger) { () async throws(StoreError) in
+            try await admin.updateShortLink(suffix: suffix, longLinkQuery: longLinkQuery, at: clock.nowMilliseconds())
+        }
+        guard changed else { throw .notFound("no such short link") }
+        cache?.forget([suffix])
+        AuditLog.record(actor: actor, action: "shortLink.update", object: suffix, logger: logger)
     }
 
     func list(_ query: ShortLinkQuery, logger: Logger) async throws(ShortLinkAPIError) -> [ShortLinkListing] {

@@ -4,23 +4,24 @@ import LinkDomainStorage
 
 /// The body of the Dynamic Links REST call `POST /v1/shortLinks`, turned into the long link's query.
 struct ShortLinkRequest {
+    /// How the link's suffix comes about: made by the service (`SHORT`, `UNGUESSABLE`) or chosen (`CUSTOM`).
+    enum Suffix: Equatable {
+        case generated(SuffixGenerator.Option)
+        case chosen(String)
+    }
+
     var longLinkQuery: String
-    var option: SuffixGenerator.Option
+    var suffix: Suffix
     var warnings: [(code: String, message: String)]
 
-    /// Reads `longDynamicLink` or `dynamicLinkInfo`, and `suffix.option`. The deep link and every
+    /// Reads `longDynamicLink` or `dynamicLinkInfo`, and `suffix.option` (with `suffix.customSuffix`
+    /// for `CUSTOM`; `OPTION_UNSPECIFIED`, like no option, is `UNGUESSABLE`). The deep link and every
     /// fallback must pass `policy` (the one every redirect out of this service passes), as Dynamic
     /// Links refused deep links outside its URL allow-list: a link made otherwise would not work.
     init(
         _ body: [String: JSONValue], publicBaseURL: String, appleApps: [AppleApp], androidApps: [AndroidApp], policy: RedirectPolicy
     ) throws(ShortLinkAPIError) {
-        option = .unguessable
-        if case .object(let suffix)? = body["suffix"], case .string(let name)? = suffix["option"] {
-            guard let parsed = SuffixGenerator.Option(rawValue: name) else {
-                throw .invalidArgument("suffix.option must be SHORT or UNGUESSABLE")
-            }
-            option = parsed
-        }
+        suffix = try Self.suffix(body["suffix"])
         if case .string(let long)? = body["longDynamicLink"] {
             let prefix = publicBaseURL.lowercased()
             guard long.lowercased().hasPrefix(prefix), let mark = long.firstIndex(of: "?"),
@@ -44,6 +45,22 @@ struct ShortLinkRequest {
         }
         if let bundle = link.hints.iOSBundleID, !appleApps.contains(where: { $0.bundleID == bundle }) {
             warnings.append(("NOT_IN_PROJECT_IOS_BUNDLE_ID", "iOS app '\(bundle)' is not in this link domain's configuration."))
+        }
+    }
+
+    private static func suffix(_ value: JSONValue?) throws(ShortLinkAPIError) -> Suffix {
+        guard let value else { return .generated(.unguessable) }
+        guard case .object(let fields) = value else { throw .invalidArgument("suffix must be an object") }
+        switch fields["option"] {
+        case nil, .string("OPTION_UNSPECIFIED")?, .string("UNGUESSABLE")?: return .generated(.unguessable)
+        case .string("SHORT")?: return .generated(.short)
+        case .string("CUSTOM")?:
+            guard case .string(let chosen)? = fields["customSuffix"] else {
+                throw .invalidArgument("suffix.customSuffix is required with suffix.option CUSTOM")
+            }
+            if let problem = SuffixGenerator.problem(withChosen: chosen) { throw .invalidArgument("suffix.customSuffix: \(problem)") }
+            return .chosen(chosen)
+        default: throw .invalidArgument("suffix.option must be SHORT, UNGUESSABLE or CUSTOM")
         }
     }
 
@@ -122,6 +139,8 @@ enum ShortLinkAPIError: Error, Equatable {
     case invalidArgument(String)
     case permissionDenied(String)
     case notFound(String)
+    /// A chosen suffix that stands for another link already.
+    case alreadyExists(String)
     case unavailable
 
     var statusCode: Int {
@@ -129,6 +148,7 @@ enum ShortLinkAPIError: Error, Equatable {
         case .invalidArgument: 400
         case .permissionDenied: 403
         case .notFound: 404
+        case .alreadyExists: 409
         case .unavailable: 503
         }
     }
@@ -140,6 +160,7 @@ enum ShortLinkAPIError: Error, Equatable {
             case .invalidArgument(let message): (message, "INVALID_ARGUMENT")
             case .permissionDenied(let message): (message, "PERMISSION_DENIED")
             case .notFound(let message): (message, "NOT_FOUND")
+            case .alreadyExists(let message): (message, "ALREADY_EXISTS")
             case .unavailable: ("The link store is unavailable. Try again.", "UNAVAILABLE")
             }
         return Body(error: .init(code: statusCode, message: message, status: status))

@@ -3,8 +3,8 @@ import Hummingbird
 import LinkDomainCore
 import LinkDomainStorage
 
-/// `GET /v1/shortLinks` (paged, searched, sorted), `GET` and `DELETE /v1/shortLinks/{suffix}`, and
-/// `POST /v1/shortLinks/{suffix}:disable` / `:enable`: what the console does, for scripts.
+/// `GET /v1/shortLinks` (paged, searched, sorted), `GET`, `PATCH` and `DELETE /v1/shortLinks/{suffix}`,
+/// and `POST /v1/shortLinks/{suffix}:disable` / `:enable`: what the console does, for scripts.
 extension ShortLinksController {
     func addListingRoutes(to routes: RouteCollection<Context>) {
         routes.get(RouterPath(RoutePaths.createShortLink)) { request, context in
@@ -16,6 +16,9 @@ extension ShortLinksController {
                 return ShortLinkResource(
                     try await operations.listing(suffix: try suffix(context), logger: context.logger), publicBaseURL: configuration.publicBaseURL)
             }
+        }
+        routes.patch(RouterPath(RoutePaths.shortLink)) { request, context in
+            await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in try await update(request, context: context) }
         }
         routes.delete(RouterPath(RoutePaths.shortLink)) { request, context in
             await ShortLinkAPIError.answer { () async throws(ShortLinkAPIError) in
@@ -46,11 +49,24 @@ extension ShortLinksController {
         return name
     }
 
+    /// `PATCH /v1/shortLinks/{suffix}` with `longDynamicLink` or `dynamicLinkInfo`, checked as a new
+    /// link's are: where the link leads changes, nothing else.
+    private func update(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> ShortLinkResource {
+        let actor = try authorize(request)
+        let suffix = try suffix(context)
+        let body = try await jsonBody(request)
+        guard body["suffix"] == nil else { throw .invalidArgument("a link's suffix cannot be changed: make a new link instead") }
+        let parsed = try parsedLink(body)
+        try await operations.update(suffix: suffix, longLinkQuery: parsed.longLinkQuery, actor: actor, logger: context.logger)
+        return ShortLinkResource(try await operations.listing(suffix: suffix, logger: context.logger), publicBaseURL: configuration.publicBaseURL)
+    }
+
     private func list(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> ShortLinkList {
         try authorize(request)
         let parameters = request.uri.queryParameters
-        var query = ShortLinkQuery(text: parameters["query"].map(String.init) ?? "")
-        guard query.text.utf8.count <= 200 else { throw .invalidArgument("query is longer than 200 bytes") }
+        let text = parameters["query"].map(String.init) ?? ""
+        guard text.utf8.count <= 200 else { throw .invalidArgument("query is longer than 200 bytes") }
+        var query = ShortLinkQuery(search: ShortLinkSearch(pasted: text, hosts: configuration.serviceHosts))
         switch parameters["orderBy"].map(String.init) {
         case nil, "createTime"?: query.order = .created
         case "clicks"?: query.order = .clicks

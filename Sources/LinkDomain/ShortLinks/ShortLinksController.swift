@@ -30,6 +30,16 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
 
     private func create(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> CreatedShortLink {
         let actor = try authorize(request)
+        let parsed = try parsedLink(try await jsonBody(request))
+        let suffix = try await operations.create(parsed, actor: actor, logger: context.logger)
+        let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
+        return CreatedShortLink(
+            shortLink: shortLink, previewLink: "\(shortLink)?d=1",
+            warning: parsed.warnings.map { .init(warningCode: $0.code, warningMessage: $0.message) })
+    }
+
+    /// The request's JSON object (64 KiB at most).
+    func jsonBody(_ request: Request) async throws(ShortLinkAPIError) -> [String: JSONValue] {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: 64 * 1024)
@@ -39,14 +49,14 @@ struct ShortLinksController<Context: RequestContext>: Sendable {
         guard case .object(let body)? = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
             throw .invalidArgument("the request body must be a JSON object")
         }
-        let parsed = try ShortLinkRequest(
+        return body
+    }
+
+    /// A link as `POST /v1/shortLinks` and `PATCH` take it, checked against this configuration.
+    func parsedLink(_ body: [String: JSONValue]) throws(ShortLinkAPIError) -> ShortLinkRequest {
+        try ShortLinkRequest(
             body, publicBaseURL: configuration.publicBaseURL, appleApps: configuration.apple.apps,
             androidApps: configuration.android.apps, policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains))
-        let suffix = try await operations.create(parsed, actor: actor, logger: context.logger)
-        let shortLink = "\(configuration.publicBaseURL)/\(suffix)"
-        return CreatedShortLink(
-            shortLink: shortLink, previewLink: "\(shortLink)?d=1",
-            warning: parsed.warnings.map { .init(warningCode: $0.code, warningMessage: $0.message) })
     }
 
     private func stats(_ request: Request, shortLink encoded: String) async throws(ShortLinkAPIError) -> LinkStatistics {

@@ -201,4 +201,9 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
     public var publicHost: String {
         WebAddress.hostName(ofAuthority: publicBaseURL.split(separator: "/").dropFirst().first ?? "")
     }
+
+    /// Every host name links of this service are made on (the public one and the pivot one), lower-case.
+    public var serviceHosts: [String] {
+        [publicHost.lowercased()] + (pivotBaseURL.flatMap(WebAddress.init).map { [$0.host] } ?? [])
+    }
 }

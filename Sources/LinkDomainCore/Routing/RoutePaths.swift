@@ -76,5 +76,5 @@ package enum RoutePaths {
     private static let machinePaths: Set<String> = [appleAssociationAtRoot, health, readiness, metrics, rootFavicon]
 
     /// Single-segment paths the router serves itself, which are never short links.
-    package static let reservedSingleSegments: Set<String> = [health, readiness, metrics, rootFavicon]
+    package static let reservedSingleSegments: Set<String> = [health, readiness, metrics, rootFavicon, appleAssociationAtRoot]
 }

@@ -38,6 +38,18 @@ public enum SuffixGenerator {
         return String(decoding: digits.reversed(), as: UTF8.self)
     }
 
+    /// Why `suffix` cannot be a suffix someone chooses (the link API's `CUSTOM`, the console's
+    /// form, an import), or nil when it can: 1 to 64 of `A-Z a-z 0-9 - _`, not a path the service
+    /// serves itself (``ShortLinkPath``), and not under `__`, which Firebase Hosting keeps for itself.
+    public static func problem(withChosen suffix: String) -> String? {
+        guard (1...64).contains(suffix.utf8.count) else { return "a custom suffix must be 1 to 64 characters long" }
+        guard isPlausible(Substring(suffix)) else { return "a custom suffix may hold only the letters A-Z and a-z, digits, - and _" }
+        guard !suffix.hasPrefix("__"), ShortLinkPath.suffix(ofPath: Substring("/" + suffix)) != nil else {
+            return "/\(suffix) is a path this service keeps for itself: choose another suffix"
+        }
+        return nil
+    }
+
     /// Whether `suffix` could be a suffix at all (so other paths are never looked up).
     package static func isPlausible(_ suffix: Substring) -> Bool {
         (1...64).contains(suffix.utf8.count) && suffix.utf8.allSatisfy { alphabet.contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }

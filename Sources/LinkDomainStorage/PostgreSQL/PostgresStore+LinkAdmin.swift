@@ -8,9 +8,20 @@ extension PostgresStore: LinkAdminStore {
         let column = query.order == .created ? "created_at" : "clicks"
         var sql = PostgresQuery(unsafeSQL: "SELECT suffix, long_link_query, created_at, origin, disabled, clicks FROM short_links WHERE TRUE")
         var bindings = PostgresBindings()
-        if !query.text.isEmpty {
-            bindings.append(query.text)
-            sql = PostgresQuery(unsafeSQL: sql.sql + " AND (strpos(suffix, $\(bindings.count)) > 0 OR strpos(long_link_query, $\(bindings.count)) > 0)")
+        switch query.search {
+        case .all: break
+        case .suffix(let suffix):
+            bindings.append(suffix)
+            sql = PostgresQuery(unsafeSQL: sql.sql + " AND suffix = $\(bindings.count)")
+        case .text(let text, let encoded):
+            bindings.append(text)
+            let given = bindings.count
+            bindings.append(encoded)
+            // Suffixes are ASCII: lower() folds them all.
+            sql = PostgresQuery(
+                unsafeSQL: sql.sql
+                    + " AND (strpos(lower(suffix), lower($\(given))) > 0 OR strpos(long_link_query, $\(given)) > 0 OR strpos(long_link_query, $\(bindings.count)) > 0)"
+            )
         }
         if let after = query.after {
             bindings.append(after.value)
@@ -32,6 +43,14 @@ extension PostgresStore: LinkAdminStore {
         try await changed(
             """
             WITH changed AS (UPDATE short_links SET disabled = \(disabled) WHERE suffix = \(suffix) RETURNING suffix)
+            INSERT INTO link_changes (suffix, at) SELECT suffix, \(at) FROM changed RETURNING suffix
+            """)
+    }
+
+    public func updateShortLink(suffix: String, longLinkQuery: String, at: Int64) async throws(StoreError) -> Bool {
+        try await changed(
+            """
+            WITH changed AS (UPDATE short_links SET long_link_query = \(longLinkQuery) WHERE suffix = \(suffix) RETURNING suffix)
             INSERT INTO link_changes (suffix, at) SELECT suffix, \(at) FROM changed RETURNING suffix
             """)
     }

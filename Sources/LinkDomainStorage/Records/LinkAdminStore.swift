@@ -9,15 +9,15 @@ public struct ShortLinkQuery: Sendable, Equatable {
         case clicks
     }
 
-    /// Text the suffix or the long link contains; empty for all.
-    public var text = ""
+    /// The link, or the text in suffixes and long links, searched for.
+    public var search = ShortLinkSearch.all
     public var order = Order.created
     /// Where the previous page ended (``ShortLinkListing/cursor(for:)``); nil for the first page.
     public var after: ShortLinkCursor?
     public var limit = 50
 
-    public init(text: String = "", order: Order = .created, after: ShortLinkCursor? = nil, limit: Int = 50) {
-        self.text = text
+    public init(search: ShortLinkSearch = .all, order: Order = .created, after: ShortLinkCursor? = nil, limit: Int = 50) {
+        self.search = search
         self.order = order
         self.after = after
         self.limit = limit
@@ -99,6 +99,9 @@ public protocol LinkAdminStore: Sendable {
     func shortLinkListing(suffix: String) async throws(StoreError) -> ShortLinkListing?
     /// False when there is no such link.
     func setShortLinkDisabled(suffix: String, disabled: Bool, at: Int64) async throws(StoreError) -> Bool
+    /// The link pointed at another long link (its suffix, clicks and state kept), with a change
+    /// row in the same transaction; false when there is no such link.
+    func updateShortLink(suffix: String, longLinkQuery: String, at: Int64) async throws(StoreError) -> Bool
     /// The link and its statistics; false when there was none.
     func deleteShortLink(suffix: String, at: Int64) async throws(StoreError) -> Bool
     /// Changes after `sequence`, oldest first (at most `limit`).

@@ -45,9 +45,15 @@ extension SQLiteStore: LinkAdminStore {
         let column = query.order == .created ? "createdAt" : "clicks"
         var conditions: [String] = []
         var arguments = StatementArguments()
-        if !query.text.isEmpty {
-            conditions.append("(instr(suffix, ?) > 0 OR instr(longLinkQuery, ?) > 0)")
-            arguments += [query.text, query.text]
+        switch query.search {
+        case .all: break
+        case .suffix(let suffix):
+            conditions.append("suffix = ?")
+            arguments += [suffix]
+        case .text(let text, let encoded):
+            // Suffixes are ASCII: lower() folds them all.
+            conditions.append("(instr(lower(suffix), lower(?)) > 0 OR instr(longLinkQuery, ?) > 0 OR instr(longLinkQuery, ?) > 0)")
+            arguments += [text, text, encoded]
         }
         if let after = query.after {
             // Newest or most clicked first: the next page has smaller values, or the same value and a smaller suffix.
@@ -67,6 +73,15 @@ extension SQLiteStore: LinkAdminStore {
     public func setShortLinkDisabled(suffix: String, disabled: Bool, at: Int64) async throws(StoreError) -> Bool {
         try await write { db in
             try db.execute(sql: "UPDATE shortLinks SET disabled = ? WHERE suffix = ?", arguments: [disabled, suffix])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(sql: "INSERT INTO linkChanges (suffix, at) VALUES (?, ?)", arguments: [suffix, at])
+            return true
+        }
+    }
+
+    public func updateShortLink(suffix: String, longLinkQuery: String, at: Int64) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE shortLinks SET longLinkQuery = ? WHERE suffix = ?", arguments: [longLinkQuery, suffix])
             guard db.changesCount == 1 else { return false }
             try db.execute(sql: "INSERT INTO linkChanges (suffix, at) VALUES (?, ?)", arguments: [suffix, at])
             return true

@@ -79,11 +79,11 @@ struct BackendClient: Sendable {
         return try await post(path, body, headers: [.authorization: "Bearer owner"])
     }
 
-    func post(_ path: String, _ body: [String: Any], headers: HTTPFields = [:]) async throws -> Answer {
+    func post(_ path: String, _ body: [String: Any], headers: HTTPFields = [:], method: HTTPRequest.Method = .post) async throws -> Answer {
         var headers = headers
         headers[.contentType] = "application/json"
         let data = try JSONSerialization.data(withJSONObject: body)
-        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(data: data)) { response in
+        return try await client.execute(uri: path, method: method, headers: headers, body: ByteBuffer(data: data)) { response in
             Self.answer(response)
         }
     }

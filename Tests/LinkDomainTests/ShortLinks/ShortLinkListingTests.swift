@@ -74,4 +74,93 @@ struct ShortLinkListingTests {
             #expect(try await call(client, .delete, "/v1/shortLinks/\(suffix)").status == .forbidden)
         }
     }
+
+    @Test("CUSTOM suffixes: chosen, checked (characters, length, reserved paths) and never taken twice; OPTION_UNSPECIFIED is UNGUESSABLE")
+    func customSuffixes() async throws {
+        try await ShortLinksTests.harness().run { client in
+            let long = "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fspring"
+            let made = try await ShortLinksTests.create(client, ["longDynamicLink": long, "suffix": ["option": "CUSTOM", "customSuffix": "Spring-sale_1"]])
+            #expect(made.status == .ok && made.string("shortLink") == "https://links.example.com/Spring-sale_1")
+            #expect(try await client.page("/Spring-sale_1").status == .found)
+            // Suffixes are case-sensitive links: another case is another (unknown) link.
+            #expect(try await client.page("/spring-sale_1").status == .notFound)
+            let taken = try await ShortLinksTests.create(client, ["longDynamicLink": long, "suffix": ["option": "CUSTOM", "customSuffix": "Spring-sale_1"]])
+            #expect(taken.status == .conflict && (taken["error"] as? [String: Any])?["status"] as? String == "ALREADY_EXISTS")
+            for (bad, words) in [
+                ("healthz", "keeps for itself"), ("apple-app-site-association", "keeps for itself"), ("__console", "keeps for itself"),
+                ("no/slash", "only the letters"), ("", "1 to 64"), (String(repeating: "a", count: 65), "1 to 64"), ("ü", "only the letters"),
+            ] {
+                let refused = try await ShortLinksTests.create(client, ["longDynamicLink": long, "suffix": ["option": "CUSTOM", "customSuffix": bad]])
+                #expect(refused.status == .badRequest && refused.errorMessage?.contains(words) == true, "\(bad): \(refused.errorMessage ?? "")")
+            }
+            let missing = try await ShortLinksTests.create(client, ["longDynamicLink": long, "suffix": ["option": "CUSTOM"]])
+            #expect(missing.errorMessage == "suffix.customSuffix is required with suffix.option CUSTOM")
+            let unspecified = try await ShortLinksTests.create(client, ["longDynamicLink": long, "suffix": ["option": "OPTION_UNSPECIFIED"]])
+            #expect(unspecified.string("shortLink")?.count == "https://links.example.com/".count + 17)
+            #expect(
+                try await ShortLinksTests.create(client, ["longDynamicLink": long, "suffix": ["option": "LONG"]]).errorMessage
+                    == "suffix.option must be SHORT, UNGUESSABLE or CUSTOM")
+        }
+    }
+
+    @Test("PATCH changes where a link leads, checked as a new link is; clicks, suffix and state stay; audited 404 for an unknown one")
+    func patch() async throws {
+        try await ShortLinksTests.harness().run { client in
+            let suffix = try #require(try await Self.make(client, 1).first)
+            let key = ShortLinksTests.key
+            #expect(try await client.page("/\(suffix)").headers[.location] == "https://example.com/p/0")
+            let changed = try await client.post(
+                "/v1/shortLinks/\(suffix)?key=\(key)", ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fautumn"],
+                method: .patch)
+            #expect(changed.status == .ok && changed["longDynamicLink"] as? String == "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fautumn")
+            #expect(changed["name"] as? String == "shortLinks/\(suffix)")
+            // This replica forgot the old target at once.
+            #expect(try await client.page("/\(suffix)").headers[.location] == "https://example.com/autumn")
+            let outside = try await client.post(
+                "/v1/shortLinks/\(suffix)?key=\(key)", ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fshop.evil.example%2F"],
+                method: .patch)
+            #expect(outside.status == .badRequest && outside.errorMessage?.contains("authorizedDomains") == true)
+            let renamed = try await client.post(
+                "/v1/shortLinks/\(suffix)?key=\(key)",
+                ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fx", "suffix": ["option": "SHORT"]], method: .patch)
+            #expect(renamed.status == .badRequest)
+            #expect(try await client.page("/\(suffix)").headers[.location] == "https://example.com/autumn")
+            let unknown = try await client.post(
+                "/v1/shortLinks/NoSuchLink?key=\(key)", ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fx"],
+                method: .patch)
+            #expect(unknown.status == .notFound)
+            let unkeyed = try await client.post(
+                "/v1/shortLinks/\(suffix)", ["longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fx"], method: .patch)
+            #expect(unkeyed.status == .forbidden)
+        }
+    }
+
+    @Test("search takes what is pasted: the short link, /suffix, a suffix in any case, a destination URL or part of it")
+    func pastedSearches() async throws {
+        try await ShortLinksTests.harness().run { client in
+            let made = try await ShortLinksTests.create(
+                client,
+                [
+                    "longDynamicLink": "https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fproduct%2F42",
+                    "suffix": ["option": "CUSTOM", "customSuffix": "Promo7"],
+                ])
+            #expect(made.status == .ok)
+            _ = try await Self.make(client, 3)
+            let key = ShortLinksTests.key
+            func found(_ text: String) async throws -> [String] {
+                let answer = try await client.get("/v1/shortLinks?key=\(key)&query=\(ActionLinkEncoder.percentEncode(text))")
+                return (answer["shortLinks"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+            }
+            for text in [
+                "https://links.example.com/Promo7", "https://LINKS.example.com/Promo7?d=1", "links.example.com/Promo7", "/Promo7", "promo7", "PROMO",
+                "https://example.com/product/42", "example.com/product/4", " Promo7 ",
+            ] {
+                #expect(try await found(text) == ["shortLinks/Promo7"], "\(text)")
+            }
+            // A pasted link names one link exactly: another case of it is not that link.
+            #expect(try await found("https://links.example.com/promo7").isEmpty)
+            #expect(try await found("/nothing-like-it").isEmpty)
+            #expect(try await found("example.com/p/").count == 3)
+        }
+    }
 }

@@ -27,15 +27,27 @@ struct AdminStoreTests {
                 LinkEventTally(suffix: suffixes[1], day: day, platform: .iOS, event: .redirectToApp, count: 3),
                 LinkEventTally(suffix: suffixes[3], day: day, platform: .android, event: .click, count: 2),
             ])
-            let first = try await admin.shortLinks(ShortLinkQuery(text: tag, order: .created, limit: 2))
+            let first = try await admin.shortLinks(ShortLinkQuery(search: .init(pasted: tag, hosts: []), order: .created, limit: 2))
             #expect(first.map(\.record.suffix) == [suffixes[4], suffixes[3]])
-            let second = try await admin.shortLinks(ShortLinkQuery(text: tag, order: .created, after: first.last?.cursor(for: .created), limit: 2))
+            let second = try await admin.shortLinks(
+                ShortLinkQuery(search: .init(pasted: tag, hosts: []), order: .created, after: first.last?.cursor(for: .created), limit: 2))
             #expect(second.map(\.record.suffix) == [suffixes[2], suffixes[1]])
-            let byClicks = try await admin.shortLinks(ShortLinkQuery(text: tag, order: .clicks, limit: 2))
+            let byClicks = try await admin.shortLinks(ShortLinkQuery(search: .init(pasted: tag, hosts: []), order: .clicks, limit: 2))
             #expect(byClicks.map(\.record.suffix) == [suffixes[1], suffixes[3]] && byClicks.map(\.clicks) == [7, 2])
             // Text in the long link finds it too; text nowhere finds nothing.
-            #expect(try await admin.shortLinks(ShortLinkQuery(text: "example.com%2F\(suffixes[2])")).map(\.record.suffix) == [suffixes[2]])
-            #expect(try await admin.shortLinks(ShortLinkQuery(text: "\(tag)-absent")).isEmpty)
+            #expect(
+                try await admin.shortLinks(ShortLinkQuery(search: .init(pasted: "example.com%2F\(suffixes[2])", hosts: []))).map(\.record.suffix) == [
+                    suffixes[2]
+                ])
+            #expect(try await admin.shortLinks(ShortLinkQuery(search: .init(pasted: "\(tag)-absent", hosts: []))).isEmpty)
+            // A suffix in another case finds it; the URL inside a long link is found as typed; a named link is exact.
+            #expect(
+                try await admin.shortLinks(ShortLinkQuery(search: .init(pasted: suffixes[2].uppercased(), hosts: []))).map(\.record.suffix) == [suffixes[2]])
+            #expect(
+                try await admin.shortLinks(ShortLinkQuery(search: .init(pasted: "example.com/\(suffixes[2])", hosts: []))).map(\.record.suffix) == [suffixes[2]]
+            )
+            #expect(try await admin.shortLinks(ShortLinkQuery(search: .suffix(suffixes[2]))).map(\.record.suffix) == [suffixes[2]])
+            #expect(try await admin.shortLinks(ShortLinkQuery(search: .suffix(suffixes[2].uppercased()))).isEmpty)
             let totals = try await admin.dailyEventTotals(fromDay: day).filter { $0.day == day }
             #expect(totals.contains { $0.platform == .iOS && $0.event == .click && $0.count >= 7 })
             let own = try await admin.dailyEventTotals(suffix: suffixes[1], fromDay: day)
@@ -43,7 +55,9 @@ struct AdminStoreTests {
         }
     }
 
-    @Test("a disabled link is served as none; deleting removes it and its statistics; each change is listed", arguments: StoreKind.available)
+    @Test(
+        "a disabled link is served as none; an updated one leads elsewhere; deleting removes it and its statistics; each change is listed",
+        arguments: StoreKind.available)
     func changes(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let admin = try #require(store as? any LinkAdminStore)
@@ -55,6 +69,9 @@ struct AdminStoreTests {
             #expect(try await admin.shortLinkListing(suffix: suffix)?.disabled == true)
             #expect(try await admin.setShortLinkDisabled(suffix: suffix, disabled: false, at: 6))
             #expect(try await store.shortLink(suffix: suffix) != nil)
+            #expect(try await admin.updateShortLink(suffix: suffix, longLinkQuery: "link=https%3A%2F%2Fexample.com%2Fnew", at: 6))
+            #expect(try await store.shortLink(suffix: suffix)?.longLinkQuery == "link=https%3A%2F%2Fexample.com%2Fnew")
+            #expect(try await !admin.updateShortLink(suffix: suffix + "x", longLinkQuery: "link=x", at: 6))
             try await store.recordEvents([LinkEventTally(suffix: suffix, day: 1, platform: .desktop, event: .click, count: 1)])
             #expect(try await admin.deleteShortLink(suffix: suffix, at: 7))
             #expect(try await admin.shortLinkListing(suffix: suffix) == nil)
@@ -62,7 +79,7 @@ struct AdminStoreTests {
             #expect(try await !admin.deleteShortLink(suffix: suffix, at: 8))
             #expect(try await !admin.setShortLinkDisabled(suffix: suffix, disabled: true, at: 8))
             let changes = try await admin.shortLinkChanges(after: before, limit: 1000).filter { $0.suffix == suffix }
-            #expect(changes.count == 3 && changes.map(\.sequence) == changes.map(\.sequence).sorted())
+            #expect(changes.count == 4 && changes.map(\.sequence) == changes.map(\.sequence).sorted())
         }
     }
 
