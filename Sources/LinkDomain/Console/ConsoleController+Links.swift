@@ -96,8 +96,18 @@ extension ConsoleController {
 
     private func createLink(_ form: [String: String], session: ConsoleSession, request: Request, context: Context) async throws -> Response {
         var info: [String: JSONValue] = ["domainUriPrefix": .string(configuration.publicBaseURL), "link": .string(form["link"] ?? "")]
-        if let bundle = form["ibi"] { info["iosInfo"] = .object(["iosBundleId": .string(bundle)]) }
-        if let package = form["apn"] { info["androidInfo"] = .object(["androidPackageName": .string(package)]) }
+        // The form's fields as the link API's objects, each only when filled in.
+        func object(_ fields: [(api: String, form: String)]) -> JSONValue? {
+            var object: [String: JSONValue] = [:]
+            for (api, name) in fields {
+                if let value = form[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { object[api] = .string(value) }
+            }
+            return object.isEmpty ? nil : .object(object)
+        }
+        info["iosInfo"] = object([("iosBundleId", "ibi"), ("iosFallbackLink", "ifl")])
+        info["androidInfo"] = object([("androidPackageName", "apn"), ("androidFallbackLink", "afl")])
+        info["desktopInfo"] = object([("desktopFallbackLink", "ofl")])
+        info["socialMetaTagInfo"] = object([("socialTitle", "st"), ("socialDescription", "sd"), ("socialImageLink", "si")])
         // A suffix typed in is the link API's CUSTOM, checked by the same rule.
         let chosen = (form["suffix"] ?? "").trimmingCharacters(in: .whitespaces)
         let suffix: [String: JSONValue] =
@@ -118,7 +128,7 @@ extension ConsoleController {
                 case .unavailable: renderer[.unavailable]
                 }
             return try await linkList(
-                request, session: session, context: context, problem: message, status: error == .unavailable ? .serviceUnavailable : .badRequest)
+                request, session: session, context: context, problem: message, status: HTTPResponse.Status(code: error.statusCode))
         }
     }
 

@@ -23,33 +23,43 @@ extension ConsoleController {
         let parameters = request.uri.queryParameters
         // In development without a relay every mail is logged, not sent: those are the ones to list first.
         let logsOnly = configuration.mailIsOnlyLogged
-        let state = parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? (logsOnly ? .sent : .failed)
-        let show = parameters["show"] == "1"
+        // "I never got the mail": one address's mails in every state, the addresses found shown (and audited).
+        let recipient = parameters["to"].map { String($0.prefix(320)).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let state = recipient != nil ? nil : parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? (logsOnly ? .sent : .failed)
+        let show = parameters["show"] == "1" || recipient != nil
         let after = parameters["after"].flatMap(MailCursor.init(pageToken:))
         let limit = 50
         let mails: [MailListing]
         do {
-            mails = try await mailQueue.list(state, after: after, limit: limit)
+            mails = try await mailQueue.list(MailQuery(state: state, recipient: recipient, after: after, limit: limit))
         } catch {
             return message(renderer[.unavailable], in: .mail, session: session, status: .serviceUnavailable)
         }
-        if show, !mails.isEmpty { mailQueue.addressesShown(state, actor: session.actor, logger: context.logger) }
-        let actionable = state != .sent
+        if recipient != nil {
+            mailQueue.recipientSearched(actor: session.actor, logger: context.logger)
+        } else if show, !mails.isEmpty {
+            mailQueue.addressesShown(state, actor: session.actor, logger: context.logger)
+        }
         let href = { (state: MailState, show: Bool) in "\(Self.mailPath)?state=\(state.rawValue)\(show ? "&show=1" : "")" }
+        let current = state ?? .failed
         var values: [String: Any] = [
             "states": [MailState.failed, .queued, .sent].map { option -> [String: Any] in
                 ["href": href(option, show), "label": renderer[Self.label(option, logsOnly: logsOnly)], "current": option == state]
             },
-            "stateLabel": renderer[Self.label(state, logsOnly: logsOnly)], "showAddresses": show, "showHref": href(state, true), "hideHref": href(state, false),
-            "actionable": actionable, "hasMails": !mails.isEmpty,
+            "stateLabel": state.map { renderer[Self.label($0, logsOnly: logsOnly)] } ?? renderer[.searchMail],
+            "showAddresses": show, "showHref": href(current, true), "hideHref": href(current, false), "searching": recipient != nil,
+            "recipientQuery": recipient ?? "", "hasMails": !mails.isEmpty,
+            // A state column when states are mixed; a next-attempt column where mails wait.
+            "showsState": state == nil, "showsNextAttempt": state == nil || state == .queued, "actionable": state != .sent,
             "mails": mails.map { mail -> [String: Any] in
                 var row: [String: Any] = [
                     "id": mail.id, "recipient": show ? mail.recipient : MailQueueOperations.masked(mail.recipient), "kind": mail.kind,
-                    "language": mail.language,
+                    "language": mail.language, "state": renderer[Self.label(mail.state, logsOnly: logsOnly)],
                     "queued": RFC3339.readable(milliseconds: mail.queuedAt),
+                    "nextAttempt": mail.nextAttemptAt.map { RFC3339.readable(milliseconds: $0) } ?? "",
                     "attempts": String(mail.attempts), "lastError": mail.lastError ?? "",
                 ]
-                if actionable {
+                if mail.state != .sent {
                     row["retryToken"] = token(session, "\(Self.mailPath)/\(mail.id)/retry")
                     row["discardToken"] = token(session, "\(Self.mailPath)/\(mail.id)/discard")
                 }
@@ -57,7 +67,8 @@ extension ConsoleController {
             },
         ]
         if mails.count == limit, let last = mails.last {
-            values["next"] = href(state, show) + "&after=" + MailCursor(queuedAt: last.queuedAt, id: last.id).pageToken
+            let page = recipient.map { "\(Self.mailPath)?to=\(ActionLinkEncoder.percentEncode($0))" } ?? href(current, show)
+            values["next"] = page + "&after=" + MailCursor(queuedAt: last.queuedAt, id: last.id).pageToken
         }
         let notice: String? =
             switch parameters["done"] {

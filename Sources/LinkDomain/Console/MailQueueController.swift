@@ -3,8 +3,8 @@ import Hummingbird
 import LinkDomainCore
 import LinkDomainStorage
 
-/// The mail queue for scripts, what the console's Mail page does: `GET /v1/mail` (by state, newest
-/// first, paged), `POST /v1/mail/{id}:retry`, `DELETE /v1/mail/{id}`. An admin's call:
+/// The mail queue for scripts, what the console's Mail page does: `GET /v1/mail` (by state or by
+/// recipient, `query=ADDRESS`, newest first, paged), `POST /v1/mail/{id}:retry`, `DELETE /v1/mail/{id}`. An admin's call:
 /// `Authorization: Bearer` with one of `backend.adminKeys` (in development also the emulator's
 /// `Bearer owner`). Recipients are masked unless `showAddresses=true`, which is audited; never a
 /// message, link or code. Errors in Google's JSON shape.
@@ -62,25 +62,34 @@ struct MailQueueController<Context: RequestContext>: Sendable {
     private func list(_ request: Request, context: Context) async throws(ShortLinkAPIError) -> MailList {
         let actor = try authorize(request)
         let parameters = request.uri.queryParameters
-        guard let state = MailState(rawValue: parameters["state"].map(String.init) ?? "failed") else {
-            throw .invalidArgument("state must be queued, sent or failed")
+        // "I never got the mail": a recipient's mails in every state, unless a state is asked for too.
+        let recipient = parameters["query"].map { String($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        guard (recipient?.utf8.count ?? 0) <= 320 else { throw .invalidArgument("query is longer than an address can be (320 bytes)") }
+        var state: MailState?
+        if let named = parameters["state"] {
+            guard let parsed = MailState(rawValue: String(named)) else { throw .invalidArgument("state must be queued, sent or failed") }
+            state = parsed
+        } else if recipient == nil {
+            state = .failed
         }
         let limit = try APIPaging.size(parameters["pageSize"], default: 50)
         let after = try APIPaging.after(parameters["pageToken"], MailCursor.init(pageToken:))
         let show = parameters["showAddresses"] == "true"
         let mails: [MailListing]
         do {
-            mails = try await operations.list(state, after: after, limit: limit)
+            mails = try await operations.list(MailQuery(state: state, recipient: recipient, after: after, limit: limit))
         } catch {
             throw .unavailable
         }
+        if recipient != nil { operations.recipientSearched(actor: actor, logger: context.logger) }
         if show, !mails.isEmpty { operations.addressesShown(state, actor: actor, logger: context.logger) }
         return MailList(
             mails: mails.map { mail in
                 MailList.Mail(
                     id: mail.id, recipient: show ? mail.recipient : MailQueueOperations.masked(mail.recipient), kind: mail.kind,
                     language: mail.language, state: mail.state.rawValue, queueTime: RFC3339.string(milliseconds: mail.queuedAt),
-                    attempts: mail.attempts, lastError: mail.lastError, finishTime: mail.finishedAt.map { RFC3339.string(milliseconds: $0) })
+                    attempts: mail.attempts, lastError: mail.lastError, finishTime: mail.finishedAt.map { RFC3339.string(milliseconds: $0) },
+                    nextAttemptTime: mail.nextAttemptAt.map { RFC3339.string(milliseconds: $0) })
             },
             nextPageToken: mails.count == limit ? mails.last.map { MailCursor(queuedAt: $0.queuedAt, id: $0.id).pageToken } : nil)
     }
@@ -98,6 +107,8 @@ struct MailList: Encodable, Sendable {
         let attempts: Int
         let lastError: String?
         let finishTime: String?
+        /// A waiting mail's next attempt.
+        let nextAttemptTime: String?
     }
 
     let mails: [Mail]

@@ -10,8 +10,8 @@ struct MailQueueOperations: Sendable {
     /// Wakes the mail sender after a retry, so that it need not wait for its next look.
     var wakeSender: @Sendable () -> Void = {}
 
-    func list(_ state: MailState, after: MailCursor?, limit: Int) async throws(StoreError) -> [MailListing] {
-        try await store.mails(state: state, after: after, limit: limit)
+    func list(_ query: MailQuery) async throws(StoreError) -> [MailListing] {
+        try await store.mails(query)
     }
 
     /// Makes a waiting or failed mail due now; false when there is none, or a sender holds it.
@@ -30,8 +30,14 @@ struct MailQueueOperations: Sendable {
     }
 
     /// Records that `actor` was shown the addresses of a page of mails.
-    func addressesShown(_ state: MailState, actor: String, logger: Logger) {
-        AuditLog.record(actor: actor, action: "mail.showAddresses", object: state.rawValue, logger: logger)
+    func addressesShown(_ state: MailState?, actor: String, logger: Logger) {
+        AuditLog.record(actor: actor, action: "mail.showAddresses", object: state?.rawValue ?? "all", logger: logger)
+    }
+
+    /// A search of the queue by recipient shows whose mails are there: audited as showing them is
+    /// (the line names who searched, never the address).
+    func recipientSearched(actor: String, logger: Logger) {
+        AuditLog.record(actor: actor, action: "mail.searchRecipient", object: "-", logger: logger)
     }
 
     /// `a•••@example.com`: enough to tell mails apart, not enough to read the address.

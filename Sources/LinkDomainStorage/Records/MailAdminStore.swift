@@ -16,10 +16,12 @@ public struct MailListing: Sendable, Equatable {
     public var lastError: String?
     /// When it was sent or given up (milliseconds).
     public var finishedAt: Int64?
+    /// A waiting mail's next attempt (milliseconds); nil once it was sent or given up.
+    public var nextAttemptAt: Int64?
 
     public init(
         id: String, recipient: String, kind: String, language: String, state: MailState, queuedAt: Int64, attempts: Int, lastError: String?,
-        finishedAt: Int64?
+        finishedAt: Int64?, nextAttemptAt: Int64? = nil
     ) {
         self.id = id
         self.recipient = recipient
@@ -30,6 +32,23 @@ public struct MailListing: Sendable, Equatable {
         self.attempts = attempts
         self.lastError = lastError
         self.finishedAt = finishedAt
+        self.nextAttemptAt = nextAttemptAt
+    }
+}
+
+/// Which mails to list: in one state or all, to recipients whose address contains some text (in
+/// any case: "I never got the mail" starts from the address someone gives), newest first, paged.
+public struct MailQuery: Sendable, Equatable {
+    public var state: MailState?
+    public var recipient: String?
+    public var after: MailCursor?
+    public var limit: Int
+
+    public init(state: MailState? = nil, recipient: String? = nil, after: MailCursor? = nil, limit: Int = 50) {
+        self.state = state
+        self.recipient = recipient
+        self.after = after
+        self.limit = limit
     }
 }
 
@@ -55,8 +74,8 @@ extension MailCursor {
 
 /// What the console reads and changes in the mail queue.
 public protocol MailAdminStore: MailQueueStore {
-    /// Mails in `state`, newest first.
-    func mails(state: MailState, after: MailCursor?, limit: Int) async throws(StoreError) -> [MailListing]
+    /// The mails `query` asks for, newest first.
+    func mails(_ query: MailQuery) async throws(StoreError) -> [MailListing]
     /// A waiting or failed mail made due now (its attempts kept); false when there is no such mail,
     /// or a sender holds it this moment.
     func retryNow(id: String, now: Int64) async throws(StoreError) -> Bool

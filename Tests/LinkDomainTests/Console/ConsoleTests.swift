@@ -190,6 +190,64 @@ struct ConsoleTests {
         }
     }
 
+    @Test("the create form comes first and makes a link with a chosen suffix, its chat preview and its fallbacks; a taken suffix is refused")
+    func chosenSuffix() async throws {
+        let services = try await Self.services()
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let listing = String(buffer: try await browser.get("/__/console/links").body)
+            let form = try #require(listing.range(of: "action=\"/__/console/links\" class=\"narrow\""))
+            // Above the search and the table: the form is the first thing under the heading.
+            #expect(listing.range(of: "role=\"search\"").map { form.lowerBound < $0.lowerBound } == true)
+            let fields = [
+                "link": "https://example.com/spring", "suffix": "/spring-sale", "st": "Spring sale", "sd": "Half off <everything>",
+                "si": "https://example.com/card.png", "afl": "https://example.com/android", "ofl": "https://example.com/desktop",
+            ]
+            let token = try await browser.token(on: "/__/console/links", for: "/__/console/links")
+            let created = try await browser.post("/__/console/links", fields.merging(["csrf": token]) { $1 })
+            #expect(created.status == .seeOther && created.headers[.location] == "/__/console/links/spring-sale?done=created")
+            let stored = try #require(try await services.linkStore.shortLink(suffix: "spring-sale"))
+            for (name, value) in [
+                "st": "Spring sale", "sd": "Half off <everything>", "afl": "https://example.com/android", "ofl": "https://example.com/desktop",
+            ] {
+                #expect(stored.longLinkQuery.contains("\(name)=\(ActionLinkEncoder.percentEncode(value))"), "\(name)")
+            }
+            let desktop: HTTPFields = [.userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"]
+            #expect(try await client.execute(uri: "/spring-sale", method: .get, headers: desktop) { $0.headers[.location] } == "https://example.com/desktop")
+            let again = try await browser.post("/__/console/links", fields.merging(["csrf": token]) { $1 })
+            #expect(again.status == .conflict && String(buffer: again.body).contains("the suffix spring-sale is taken"))
+            let reserved = try await browser.post("/__/console/links", fields.merging(["csrf": token, "suffix": "healthz"]) { $1 })
+            #expect(reserved.status == .badRequest && String(buffer: reserved.body).contains("keeps for itself"))
+            // Search by what is pasted: the short link itself.
+            let found = String(buffer: try await browser.get("/__/console/links?q=https%3A%2F%2Flinks.example.com%2Fspring-sale").body)
+            #expect(found.contains("/__/console/links/spring-sale"))
+        }
+    }
+
+    @Test("the mail page finds one address's mails in every state, shows them unmasked with their next attempt, and audits the search")
+    func mailSearch() async throws {
+        let services = try await Self.services()
+        let base = Int64(7_200_000_000_000)
+        for (index, recipient) in ["Dora@example.com", "dora@example.com", "eve@example.com"].enumerated() {
+            try await services.admin.enqueue(
+                QueuedMail(
+                    id: "d\(index)", sender: "noreply@example.com", recipient: recipient, message: "Subject: x\r\n\r\nbody", kind: "sign-in",
+                    queuedAt: base + Int64(index), language: "en"))
+        }
+        try await services.admin.markFailed(id: "d0", reason: "550 5.1.1 no such mailbox", now: base + 10)
+        try await LinkDomainApplication.build(services, logger: Logger(label: "test")).test(.router) { client in
+            var browser = Browser(client: client)
+            _ = try await browser.signIn()
+            let page = String(buffer: try await browser.get("/__/console/mail?to=DORA%40example.com").body)
+            #expect(page.contains("Dora@example.com") && page.contains("dora@example.com") && !page.contains("eve@example.com"))
+            #expect(page.contains("550 5.1.1 no such mailbox") && page.contains("Next attempt") && page.contains("Waiting") && page.contains("Failed"))
+            #expect(page.contains("value=\"DORA@example.com\""))
+            let plain = String(buffer: try await browser.get("/__/console/mail?state=failed").body)
+            #expect(plain.contains("D•••@example.com") && !plain.contains("Dora@example.com"))
+        }
+    }
+
     @Test("a link the console cannot make is refused with the link API's reason")
     func refusedLink() async throws {
         try await LinkDomainApplication.build(try await Self.services(), logger: Logger(label: "test")).test(.router) { client in

@@ -83,7 +83,8 @@ struct AdminStoreTests {
         }
     }
 
-    @Test("mails by state, newest first; a failed mail kept for a retry; retry and discard leave a held mail alone", arguments: StoreKind.available)
+    @Test(
+        "mails by state or recipient, newest first; a failed mail kept for a retry; retry and discard leave a held mail alone", arguments: StoreKind.available)
     func mails(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let queue = try #require(store as? any MailAdminStore)
@@ -98,13 +99,19 @@ struct AdminStoreTests {
             }
             try await queue.markFailed(id: ids[0], reason: "550 5.7.1 refused", now: base + 20)
             try await queue.markFailed(id: ids[1], reason: "550 5.7.1 refused", now: base + 20)
-            let failed = try await queue.mails(state: .failed, after: nil, limit: 1000).filter { ids.contains($0.id) }
+            let failed = try await queue.mails(MailQuery(state: .failed, limit: 1000)).filter { ids.contains($0.id) }
             #expect(
                 failed.map(\.id) == [ids[1], ids[0]] && failed.allSatisfy { $0.lastError == "550 5.7.1 refused" && $0.attempts == 0 && $0.language == "pt-PT" })
-            let paged = try await queue.mails(state: .failed, after: MailCursor(queuedAt: base + 1, id: ids[1]), limit: 1000).filter { ids.contains($0.id) }
+            let paged = try await queue.mails(MailQuery(state: .failed, after: MailCursor(queuedAt: base + 1, id: ids[1]), limit: 1000)).filter {
+                ids.contains($0.id)
+            }
             #expect(paged.map(\.id) == [ids[0]])
+            // By recipient, in any case and every state: the waiting mail and a waiting one's next attempt.
+            let byRecipient = try await queue.mails(MailQuery(recipient: ids[2].uppercased(), limit: 10))
+            #expect(byRecipient.map(\.id) == [ids[2]] && byRecipient.first?.state == .queued && byRecipient.first?.nextAttemptAt != nil)
+            #expect(try await queue.mails(MailQuery(state: .failed, recipient: ids[2], limit: 10)).isEmpty)
             #expect(try await queue.retryNow(id: ids[0], now: base + 40))
-            #expect(try await queue.mails(state: .queued, after: nil, limit: 1000).contains { $0.id == ids[0] })
+            #expect(try await queue.mails(MailQuery(state: .queued, limit: 1000)).contains { $0.id == ids[0] })
             // Claiming takes every due mail of a shared database: only SQLite's own file is this test's alone.
             if kind == .sqlite {
                 let claimed = try await queue.claimDue(now: base + 40, limit: 1000, leaseUntil: base + 1000)
