@@ -23,16 +23,52 @@ extension ConsoleController {
         }
         // One line per link, as every other change: the audit says which links an import made.
         for suffix in report.importedSuffixes { AuditLog.record(actor: session.actor, action: "shortLink.import", object: suffix, logger: context.logger) }
-        let refused = report.invalid.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; ")
+        // Post/Redirect/Get: the report travels in the redirect, signed for this session, so a
+        // reload shows it again instead of importing again.
+        let outcome = ImportOutcome(
+            imported: report.imported, skipped: report.skipped, invalid: report.invalid.count,
+            refused: report.invalid.prefix(5).map { "line \($0.line): \($0.reason)" })
+        let encoded = outcome.encoded
+        let signature = access.seal.resultToken(session, result: encoded, now: clock.nowSeconds)
+        return redirect(to: "\(Self.linksPath)?imported=\(encoded)&signature=\(signature)#import")
+    }
+
+    /// An import's report as the page after it shows it, if `parameters` carry one signed for `session`.
+    func importOutcome(_ request: Request, session: ConsoleSession) -> (notice: String, problem: String?)? {
+        let parameters = request.uri.queryParameters
+        guard let encoded = parameters["imported"].map(String.init),
+            let signature = parameters["signature"].map(String.init),
+            access.seal.isValidResultToken(signature, session: session, result: encoded, now: clock.nowSeconds),
+            let outcome = ImportOutcome(encoded: encoded)
+        else { return nil }
         let summary = renderer.format(
-            .importReport,
-            [
-                "imported": String(report.imported), "skipped": String(report.skipped),
-                "invalid": String(report.invalid.count),
-            ])
-        return try await linkList(
-            request, session: session, context: context, problem: refused.isEmpty ? nil : refused,
-            notice: summary, status: report.invalid.isEmpty ? .ok : .badRequest)
+            .importReport, ["imported": String(outcome.imported), "skipped": String(outcome.skipped), "invalid": String(outcome.invalid)])
+        return (summary, outcome.refused.isEmpty ? nil : outcome.refused.joined(separator: "; "))
+    }
+
+    /// What an import did, as the redirect after it carries it (base64url of its JSON).
+    struct ImportOutcome: Codable, Equatable {
+        var imported: Int
+        var skipped: Int
+        var invalid: Int
+        /// The first refused lines, with why.
+        var refused: [String]
+
+        init(imported: Int, skipped: Int, invalid: Int, refused: [String]) {
+            self.imported = imported
+            self.skipped = skipped
+            self.invalid = invalid
+            self.refused = refused
+        }
+
+        var encoded: String { Base64URL.encode(Array((try? JSONEncoder().encode(self)) ?? Data())) }
+
+        init?(encoded: String) {
+            guard encoded.utf8.count <= 16 * 1024, let bytes = Base64URL.decode(encoded),
+                let outcome = try? JSONDecoder().decode(ImportOutcome.self, from: Data(bytes))
+            else { return nil }
+            self = outcome
+        }
     }
 
     /// Every link as CSV, in the columns `linkdomain import` reads (`shortLink,longLink,createdAt`), with its state and clicks.

@@ -89,9 +89,11 @@ extension ConsoleController {
                 guard done.hasPrefix("deleted-"), SuffixGenerator.isPlausible(done.dropFirst(8)) else { return nil }
                 return renderer.format(.linkDeleted, ["suffix": String(done.dropFirst(8))])
             }
+        // The report of the import this page follows, if it is one (Post/Redirect/Get).
+        let imported = problem == nil ? importOutcome(request, session: session) : nil
         return renderer.page(
-            "console-links", title: renderer[.shortLinks], chrome: chrome, values: values, notice: notice, problem: problem,
-            status: status)
+            "console-links", title: renderer[.shortLinks], chrome: chrome, values: values, notice: imported?.notice ?? notice,
+            problem: imported?.problem ?? problem, status: status)
     }
 
     private func createLink(_ form: [String: String], session: ConsoleSession, request: Request, context: Context) async throws -> Response {

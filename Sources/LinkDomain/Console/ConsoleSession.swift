@@ -55,6 +55,16 @@ struct ConsoleSessionSeal: Sendable {
         signer.verify(token, ["console-form", session.actor, String(session.signedInAt), action], now: now, lifetime: Self.absoluteSeconds)
     }
 
+    /// A change's outcome carried through the redirect after its POST (Post/Redirect/Get), signed
+    /// for this session: a link someone else made cannot put words of its own on an operator's page.
+    func resultToken(_ session: ConsoleSession, result: String, now: Int64) -> String {
+        signer.sign(["console-result", session.actor, String(session.signedInAt), result], issuedAt: now)
+    }
+
+    func isValidResultToken(_ token: String, session: ConsoleSession, result: String, now: Int64) -> Bool {
+        signer.verify(token, ["console-result", session.actor, String(session.signedInAt), result], now: now, lifetime: 3600)
+    }
+
     /// What a session's MAC covers of a credential: its SHA-256, never the credential.
     static func digest(_ credential: String) -> String {
         KeyDigest.hex(credential)

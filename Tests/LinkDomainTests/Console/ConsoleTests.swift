@@ -318,8 +318,14 @@ struct ConsoleTests {
                 https://links.example.com/autumn,https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fautumn,2024-09-01T10:00:00Z
                 """
             let token = try await browser.token(on: "/__/console/links", for: "/__/console/links/import")
+            // Post/Redirect/Get: the import answers with a redirect whose page says what it did, as often as it is loaded.
             let imported = try await browser.post("/__/console/links/import", ["csrf": token, "csv": csv])
-            #expect(imported.status == .ok && String(buffer: imported.body).contains("Imported 2, skipped 0 already there, refused 0."))
+            let report = try #require(imported.headers[.location])
+            #expect(imported.status == .seeOther && report.hasPrefix("/__/console/links?imported="))
+            for _ in 0..<2 { #expect(String(buffer: try await browser.get(report).body).contains("Imported 2, skipped 0 already there, refused 0.")) }
+            // A report not signed for this session shows nothing: a link cannot put words on the page.
+            let forged = report.replacing(/signature=[^#&]+/) { _ in "signature=1.AAAA" }
+            #expect(!String(buffer: try await browser.get(forged).body).contains("Imported 2"))
             let exported = String(buffer: try await browser.get("/__/console/links.csv").body)
             #expect(exported.hasPrefix("shortLink,longLink,createdAt,disabled,clicks\r\n"))
             #expect(
@@ -327,10 +333,12 @@ struct ConsoleTests {
                     "https://links.example.com/spring,https://links.example.com/?link=https%3A%2F%2Fexample.com%2Fspring,2024-03-01T10:00:00.000Z,false,0"))
             // The export read back: both already there. A suffix standing for another link: refused.
             let again = try await browser.post("/__/console/links/import", ["csrf": token, "csv": exported])
-            #expect(String(buffer: again.body).contains("Imported 0, skipped 2 already there, refused 0."))
+            let againPage = String(buffer: try await browser.get(try #require(again.headers[.location])).body)
+            #expect(againPage.contains("Imported 0, skipped 2 already there, refused 0."))
             let clash = csv.replacingOccurrences(of: "%2Fautumn", with: "%2Fwinter")
             let refused = try await browser.post("/__/console/links/import", ["csrf": token, "csv": clash])
-            #expect(refused.status == .badRequest && String(buffer: refused.body).contains("refused 1"))
+            let refusedPage = String(buffer: try await browser.get(try #require(refused.headers[.location])).body)
+            #expect(refusedPage.contains("refused 1") && refusedPage.contains("line 3: suffix autumn already stands for another link"))
             #expect(try await services.admin.shortLinkListing(suffix: "autumn")?.record.longLinkQuery == "link=https%3A%2F%2Fexample.com%2Fautumn")
         }
     }
