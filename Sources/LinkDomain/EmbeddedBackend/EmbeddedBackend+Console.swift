@@ -6,7 +6,8 @@ import LinkDomainStorage
 /// firebase-admin calls (`accounts:update`, `accounts:delete`, `accounts:sendOobCode`), so a
 /// change from the console is the change the API makes, with the same checks.
 extension EmbeddedBackend {
-    /// Accounts (of the default tenant) whose address, user ID or phone number is `text`.
+    /// Accounts (of the default tenant) whose address, user ID or phone number is `text`, then
+    /// those whose address starts with it (20 at most).
     func findAccounts(_ text: String) async throws -> [UserRecord] {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, text.utf8.count <= 320 else { return [] }
@@ -17,6 +18,10 @@ extension EmbeddedBackend {
             try await store.user(tenantID: "", phoneNumber: text),
         ] {
             if let candidate, !found.contains(where: { $0.localID == candidate.localID }) { found.append(candidate) }
+        }
+        for candidate in try await store.users(tenantID: "", emailPrefix: text.lowercased(), limit: 20)
+        where !found.contains(where: { $0.localID == candidate.localID }) {
+            found.append(candidate)
         }
         return found
     }

@@ -121,6 +121,10 @@ public final class PostgresStore: AuthStore, LinkStore, Service {
         try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND strpos(provider_data, \(fragment)) > 0 LIMIT 100")
     }
 
+    public func users(tenantID: String, emailPrefix prefix: String, limit: Int) async throws(StoreError) -> [UserRecord] {
+        try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND starts_with(email, \(prefix)) ORDER BY email LIMIT \(limit)")
+    }
+
     public func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord] {
         try await users("SELECT * FROM users WHERE tenant_id = \(tenantID) AND local_id > \(afterLocalID) ORDER BY local_id LIMIT \(limit)")
     }

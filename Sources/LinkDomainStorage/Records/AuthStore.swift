@@ -23,6 +23,9 @@ public protocol AuthStore: Sendable {
     /// Accounts of a tenant whose imported providers' stored text contains `fragment` (at most 100):
     /// candidates for a federated identity, which the caller checks field by field.
     func users(tenantID: String, providerDataContaining fragment: String) async throws(StoreError) -> [UserRecord]
+    /// Up to `limit` accounts of a tenant whose address starts with `prefix` (lower-case, as addresses
+    /// are kept), in address order: the console's search for a half-remembered address.
+    func users(tenantID: String, emailPrefix prefix: String, limit: Int) async throws(StoreError) -> [UserRecord]
     /// Up to `limit` accounts of a tenant with IDs after `afterLocalID`, in ID order (a page of a listing).
     func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord]
     /// Every account of a tenant, and their refresh tokens, removed (the emulator's reset).

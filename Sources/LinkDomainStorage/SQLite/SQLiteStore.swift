@@ -125,6 +125,15 @@ public final class SQLiteStore: AuthStore, LinkStore {
         }
     }
 
+    public func users(tenantID: String, emailPrefix prefix: String, limit: Int) async throws(StoreError) -> [UserRecord] {
+        // A range on the address index: every address starting with the prefix sorts between it and
+        // it followed by the highest code point (SQLite compares text as bytes).
+        try await read { db in
+            try UserRecord.filter(sql: "tenantID = ? AND email >= ? AND email < ?", arguments: [tenantID, prefix, prefix + "\u{10FFFF}"])
+                .order(Column("email")).limit(limit).fetchAll(db)
+        }
+    }
+
     public func users(tenantID: String, afterLocalID: String, limit: Int) async throws(StoreError) -> [UserRecord] {
         try await read { db in
             try UserRecord.filter(Column("tenantID") == tenantID && Column("localID") > afterLocalID).order(Column("localID")).limit(limit).fetchAll(db)

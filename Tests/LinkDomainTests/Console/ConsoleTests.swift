@@ -270,6 +270,8 @@ struct ConsoleTests {
             _ = try await browser.signIn()
             let found = String(buffer: try await browser.get("/__/console/accounts?q=Ann%40example.com").body)
             #expect(found.contains("/__/console/accounts/\(id)"))
+            // The start of an address finds it too.
+            #expect(String(buffer: try await browser.get("/__/console/accounts?q=An").body).contains("/__/console/accounts/\(id)"))
             let page = "/__/console/accounts/\(id)"
             let disable = try await browser.token(on: page, for: "\(page)/disable")
             #expect(try await browser.post("\(page)/disable", ["csrf": disable]).headers[.location] == "\(page)?done=disabled")

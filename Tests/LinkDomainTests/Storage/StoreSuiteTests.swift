@@ -39,7 +39,7 @@ struct StoreSuiteTests {
         UserRecord(tenantID: tenant, localID: id, email: email, passwordHash: "scrypt$x", createdAt: 1, validSince: 0)
     }
 
-    @Test("accounts: insert, find by id and email, update, unique email per tenant, delete", arguments: StoreKind.available)
+    @Test("accounts: insert, find by id, email and the start of an address, update, unique email per tenant, delete", arguments: StoreKind.available)
     func accounts(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let tenant = Self.unique("t")
@@ -66,6 +66,12 @@ struct StoreSuiteTests {
             await #expect(throws: StoreError.emailExists) { try await store.updateUser(bob, readAs: readBob) }
             bob.email = "bob@example.com"
             try await store.updateUser(bob, readAs: readBob)
+            // By the start of an address, in address order; a prefix of nobody's finds nobody.
+            try await store.insertUser(Self.user(tenant, "u4", email: "adam@example.com"))
+            #expect(try await store.users(tenantID: tenant, emailPrefix: "ad", limit: 10).map(\.localID) == ["u1", "u4"])
+            #expect(try await store.users(tenantID: tenant, emailPrefix: "ada@", limit: 10).map(\.localID) == ["u1"])
+            #expect(try await store.users(tenantID: tenant, emailPrefix: "ad", limit: 1).map(\.localID) == ["u1"])
+            #expect(try await store.users(tenantID: tenant, emailPrefix: "zz", limit: 10).isEmpty)
             try await store.insertRefreshToken(RefreshTokenRecord(token: Self.unique("r"), tenantID: tenant, localID: "u1", createdAt: 5))
             #expect(try await store.deleteUser(tenantID: tenant, localID: "u1"))
             #expect(try await store.deleteUser(tenantID: tenant, localID: "u1") == false)
