@@ -27,7 +27,9 @@ extension ConsoleController {
             }
         }
         routes.get(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
-            try await page(request, context: context) { _, _ in try qrCode(suffix(context), file: context.parameters.get("item") ?? "") }
+            try await page(request, context: context) { request, _ in
+                try qrCode(suffix(context), file: context.parameters.get("item") ?? "", side: request.uri.queryParameters["size"].flatMap { Int($0) })
+            }
         }
         routes.post(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
             try await change(request, context: context) { session, form in
@@ -194,7 +196,8 @@ extension ConsoleController {
         }
     }
 
-    private func qrCode(_ suffix: String, file: String) throws -> Response {
+    /// The QR code as SVG, or as a PNG of about `side` pixels (`?size=`, 8 pixels a module without it).
+    private func qrCode(_ suffix: String, file: String, side: Int?) throws -> Response {
         let link = "\(configuration.publicBaseURL)/\(suffix)"
         guard let code = QRCode(Array(link.utf8)) else { throw HTTPError(.notFound) }
         switch file {
@@ -204,8 +207,12 @@ extension ConsoleController {
                 body: .init(byteBuffer: ByteBuffer(string: code.svgDocument(label: link))))
         case "qr.png":
             return Response(
-                status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store", .contentDisposition: "attachment; filename=\"\(suffix).png\""],
-                body: .init(byteBuffer: ByteBuffer(bytes: code.png())))
+                status: .ok,
+                headers: [
+                    .contentType: "image/png", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"\(suffix)\(side.map { "-\(min(max($0, 1), QRCode.largestPNGSide))" } ?? "").png\"",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: side.map(code.png(fitting:)) ?? code.png())))
         default:
             throw HTTPError(.notFound)
         }

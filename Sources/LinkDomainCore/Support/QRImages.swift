@@ -11,6 +11,15 @@ extension QRCode {
     }
 
     /// The same as a one-bit PNG, `scale` pixels a module.
+    /// The largest PNG side drawn: a print-shop size, and a bound on the work a request can ask for.
+    package static let largestPNGSide = 2048
+
+    /// The PNG whose side is the largest whole number of pixels per module that fits `side`
+    /// (clamped to 1 ... ``largestPNGSide``; at least one pixel a module).
+    package func png(fitting side: Int) -> [UInt8] {
+        png(scale: max(1, min(max(side, 1), Self.largestPNGSide) / (size + 8)))
+    }
+
     package func png(scale: Int = 8) -> [UInt8] {
         let side = (size + 8) * scale
         return PNGImage.blackAndWhite(width: side, height: side) { x, y in
