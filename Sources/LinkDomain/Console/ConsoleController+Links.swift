@@ -156,6 +156,9 @@ extension ConsoleController {
             "toggleAction": listing.disabled ? "enable" : "disable", "toggleLabel": renderer[listing.disabled ? .enable : .disable],
             "toggleToken": token(session, "\(Self.linksPath)/\(suffix)/\(listing.disabled ? "enable" : "disable")"),
             "deleteToken": token(session, "\(Self.linksPath)/\(suffix)/delete"),
+            "editToken": token(session, "\(Self.linksPath)/\(suffix)/edit"),
+            // The edit form, filled with what the link holds now.
+            "edit": Dictionary(uniqueKeysWithValues: Self.editedParameters.map { ($0, QueryString(Substring(listing.record.longLinkQuery)).text($0) ?? "") }),
         ]
         if let chart = ConsoleCharts.clicks(counts, platform: nil, today: today, renderer: renderer) { values["chart"] = chart }
         let notice: String? =
@@ -163,6 +166,7 @@ extension ConsoleController {
             case "created"?: renderer.format(.createdLink, ["link": shortLink])
             case "disabled"?: renderer[.linkDisabled]
             case "enabled"?: renderer[.linkEnabled]
+            case "changed"?: renderer[.linkChanged]
             default: nil
             }
         return renderer.page(
@@ -229,15 +233,31 @@ extension ConsoleController {
                 return redirect(to: "\(Self.linksPath)?done=deleted-\(suffix)")
             case "delete":
                 return redirect(to: "\(Self.linksPath)/\(suffix)")
+            case "edit":
+                guard let listing = try await admin.shortLinkListing(suffix: suffix) else { throw ShortLinkAPIError.notFound("no such short link") }
+                let query = QueryEdit.setting(
+                    Self.editedParameters.map { ($0, (form[$0] ?? "").trimmingCharacters(in: .whitespaces)) }, in: listing.record.longLinkQuery)
+                // Checked as the link API checks a PATCH: the same request, the same refusals.
+                let parsed = try ShortLinkRequest(
+                    ["longDynamicLink": .string("\(configuration.publicBaseURL)/?\(query)")], publicBaseURL: configuration.publicBaseURL,
+                    appleApps: configuration.apple.apps, androidApps: configuration.android.apps,
+                    policy: RedirectPolicy(authorizedDomains: configuration.authorizedDomains))
+                try await links.update(suffix: suffix, longLinkQuery: parsed.longLinkQuery, actor: session.actor, logger: context.logger)
+                return redirect(to: "\(Self.linksPath)/\(suffix)?done=changed")
             default:
                 throw HTTPError(.notFound)
             }
+        } catch .invalidArgument(let problem) as ShortLinkAPIError {
+            return message(problem, in: .links, session: session, back: "\(Self.linksPath)/\(suffix)", status: .badRequest)
         } catch let error as ShortLinkAPIError {
             return error == .unavailable
                 ? message(renderer[.unavailable], in: .links, session: session, back: Self.linksPath, status: .serviceUnavailable)
                 : message(renderer[.notFound], in: .links, session: session, back: Self.linksPath, status: .notFound)
         }
     }
+
+    /// What a link's page edits: where it leads, its chat preview and its fallbacks.
+    static var editedParameters: [String] { ["link", "st", "sd", "si", "afl", "ifl", "ofl"] }
 
     static func pageText(_ page: LinkPage) -> ConsoleText {
         switch page {

@@ -211,7 +211,7 @@ struct ConsoleTests {
             #expect(listing.range(of: "role=\"search\"").map { form.lowerBound < $0.lowerBound } == true)
             let fields = [
                 "link": "https://example.com/spring", "suffix": "/spring-sale", "st": "Spring sale", "sd": "Half off <everything>",
-                "si": "https://example.com/card.png", "afl": "https://example.com/android", "ofl": "https://example.com/desktop",
+                "si": "https://example.com/card.png", "afl": "https://example.com/android", "ofl": "https://example.com/desktop", "ibi": "com.example.mail",
             ]
             let token = try await browser.token(on: "/__/console/links", for: "/__/console/links")
             let created = try await browser.post("/__/console/links", fields.merging(["csrf": token]) { $1 })
@@ -228,6 +228,21 @@ struct ConsoleTests {
             #expect(again.status == .conflict && String(buffer: again.body).contains("the suffix spring-sale is taken"))
             let reserved = try await browser.post("/__/console/links", fields.merging(["csrf": token, "suffix": "healthz"]) { $1 })
             #expect(reserved.status == .badRequest && String(buffer: reserved.body).contains("keeps for itself"))
+            // The link's page edits where it leads, its preview and fallbacks; other parameters stay.
+            let page = "/__/console/links/spring-sale"
+            let editForm = String(buffer: try await browser.get(page).body)
+            #expect(editForm.contains("value=\"Half off &lt;everything&gt;\"") && editForm.contains("value=\"https://example.com/desktop\""))
+            let edit = try await browser.token(on: page, for: "\(page)/edit")
+            let changed = try await browser.post(
+                "\(page)/edit", ["csrf": edit, "link": "https://example.com/summer", "st": "Summer sale", "ofl": "", "afl": "https://example.com/android"])
+            #expect(changed.status == .seeOther && changed.headers[.location] == "\(page)?done=changed")
+            let edited = try #require(try await services.linkStore.shortLink(suffix: "spring-sale"))
+            #expect(edited.longLinkQuery.contains("link=https%3A%2F%2Fexample.com%2Fsummer") && edited.longLinkQuery.contains("st=Summer%20sale"))
+            #expect(!edited.longLinkQuery.contains("ofl=") && !edited.longLinkQuery.contains("sd=") && edited.longLinkQuery.contains("ibi=com.example.mail"))
+            #expect(try await client.execute(uri: "/spring-sale", method: .get, headers: desktop) { $0.headers[.location] } == "https://example.com/summer")
+            let outside = try await browser.post("\(page)/edit", ["csrf": edit, "link": "https://evil.example.net/"])
+            #expect(outside.status == .badRequest && String(buffer: outside.body).contains("authorizedDomains"))
+            #expect(try await services.linkStore.shortLink(suffix: "spring-sale")?.longLinkQuery == edited.longLinkQuery)
             // Search by what is pasted: the short link itself.
             let found = String(buffer: try await browser.get("/__/console/links?q=https%3A%2F%2Flinks.example.com%2Fspring-sale").body)
             #expect(found.contains("/__/console/links/spring-sale"))
