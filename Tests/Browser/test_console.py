@@ -142,8 +142,13 @@ def test_a_short_link_from_creation_to_deletion(server, tmp_path, javascript):
         for _ in range(3):
             assert status_of(base, f"/{suffix}") == 302
         driver.get(f"{base}/__/console/links/{suffix}")
+        # In plain words: three clicks, each followed by the website (a computer's redirect), no enum names.
         table = driver.find_element("css selector", ".chart-table").text
-        assert "CLICK" in table and "3" in table
+        assert "Went to the website" in table and " 3 0 0 3 0" in table and "CLICK" not in table
+        totals = driver.find_element("css selector", ".chart .totals").text
+        assert "Clicks 3" in " ".join(totals.split())
+        by_platform = driver.find_element("css selector", ".by-platform").text
+        assert "3" in by_platform
 
         submit(driver, f"/__/console/links/{suffix}/disable")
         assert "is disabled" in driver.page_source

@@ -27,22 +27,33 @@ struct ConsoleTemplateTests {
         #expect(ConsoleText.allCases.allSatisfy { renderer.strings[$0.rawValue] != nil })
     }
 
-    @Test("a chart draws one bar a day per event with the same numbers in its table")
+    @Test("a chart's bars are clicks, split by what followed them, with totals and the same numbers in its table")
     func chart() throws {
         let renderer = ConsoleRenderer(appName: "Example")
         let totals = [
             DailyEventTotal(day: 100, platform: .iOS, event: .click, count: 4), DailyEventTotal(day: 100, platform: .iOS, event: .redirectToApp, count: 2),
+            DailyEventTotal(day: 100, platform: .iOS, event: .redirectToFallback, count: 1),
+            DailyEventTotal(day: 100, platform: .iOS, event: .appReOpen, count: 9),
             DailyEventTotal(day: 90, platform: .iOS, event: .click, count: 8), DailyEventTotal(day: 100, platform: .android, event: .click, count: 1),
             DailyEventTotal(day: 50, platform: .iOS, event: .click, count: 1_000),
         ]
         let chart = try #require(ConsoleCharts.clicks(totals, platform: .iOS, today: 100, renderer: renderer))
         let bars = try #require(chart["bars"] as? [[String: Any]])
-        #expect(bars.count == 3)
-        // The busiest day is the full height; the others in proportion.
-        let heights = bars.compactMap { $0["h"] as? Int64 }
-        #expect(heights.max() == Int64(ConsoleCharts.height - 10) && heights.contains(Int64(ConsoleCharts.height - 10) / 2))
+        // Day 100: a bar of 4 clicks in three parts (app 2, website 1, preview 1), not 4 + 2 + 1 stacked; day 90: one part.
+        let full = Int64(ConsoleCharts.height - 10)
+        let byDay = Dictionary(grouping: bars) { $0["x"] as? Int ?? -1 }
+        #expect(byDay.count == 2)
+        let heights = byDay.mapValues { $0.compactMap { $0["h"] as? Int64 }.reduce(0, +) }
+        #expect(heights.values.max() == full && heights.values.contains(full / 2))
+        #expect(bars.compactMap { $0["label"] as? String }.contains { $0.hasSuffix("Opened the app: 2") })
         let rows = try #require(chart["rows"] as? [[String: Any]])
-        #expect(rows.count == 2 && (rows.first?["counts"] as? [String]) == ["4", "2"])
+        // Clicks, then app, store, website, preview.
+        #expect(rows.count == 2 && (rows.first?["counts"] as? [String]) == ["4", "2", "0", "1", "1"])
+        let totalsShown = try #require(chart["totals"] as? [[String: Any]]).compactMap { $0["count"] as? String }
+        #expect(totalsShown == ["12", "2", "0", "1", "9"])
+        #expect((chart["dates"] as? [[String: Any]])?.count == 3)
         #expect(ConsoleCharts.clicks(totals, platform: .desktop, today: 100, renderer: renderer) == nil)
+        let platforms = ConsoleCharts.platforms(totals, today: 100, renderer: renderer)
+        #expect(platforms == [["platform": "iPhone", "clicks": "12"], ["platform": "Android", "clicks": "1"]])
     }
 }

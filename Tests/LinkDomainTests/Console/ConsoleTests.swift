@@ -224,6 +224,9 @@ struct ConsoleTests {
             }
             let desktop: HTTPFields = [.userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"]
             #expect(try await client.execute(uri: "/spring-sale", method: .get, headers: desktop) { $0.headers[.location] } == "https://example.com/desktop")
+            // Its click shows on its page, by platform.
+            await services.linkEvents.flush()
+            #expect(String(buffer: try await browser.get("/__/console/links/spring-sale").body).contains("class=\"by-platform\""))
             let again = try await browser.post("/__/console/links", fields.merging(["csrf": token]) { $1 })
             #expect(again.status == .conflict && String(buffer: again.body).contains("the suffix spring-sale is taken"))
             let reserved = try await browser.post("/__/console/links", fields.merging(["csrf": token, "suffix": "healthz"]) { $1 })
