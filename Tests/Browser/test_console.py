@@ -258,7 +258,7 @@ def violations(driver, name):
 
 
 def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server):
-    """axe-core's WCAG A and AA rules on every console page (the README's screenshots come from scripts/screenshots)."""
+    """axe-core's WCAG A and AA rules on every console page, at desktop and phone width (the README's screenshots come from scripts/screenshots)."""
     base = server.base
     driver = chromium(DESKTOP, javascript=True)
     driver.set_window_size(1280, 900)
@@ -286,11 +286,20 @@ def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server
                 failures += violations(signed_out, f"sign-in ({scheme})")
         finally:
             signed_out.quit()
-        for scheme in ["light", "dark"]:
-            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-            for name, path in pages.items():
-                driver.get(base + path)
-                failures += violations(driver, f"{name} ({scheme})")
+        pages["mail, to an address"] = "/__/console/mail?to=example.com"
+        # A desktop window, then a phone's (320 CSS pixels): there the tables stack into cards and
+        # nothing may be wider than the screen.
+        for width, height in [(1280, 900), (320, 720)]:
+            driver.set_window_size(width, height)
+            for scheme in ["light", "dark"]:
+                driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                for name, path in pages.items():
+                    driver.get(base + path)
+                    failures += violations(driver, f"{name} ({scheme}, {width} px)")
+                    if width < 400:
+                        wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                        if wide > 1:
+                            failures.append(f"{name} ({scheme}, {width} px): {wide} px wider than the screen")
         assert not failures, "\n".join(failures)
     finally:
         driver.quit()
