@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer on the link parser, on Identity Toolkit request handling, on what mail meets and on request heads. Its own package, so that
+// libFuzzer on the link parser, on Identity Toolkit request handling, on what mail meets, on request heads and on what ACME meets. Its own package, so that
 // the main build never sees a target without a `main`. See README.md beside this file.
 import PackageDescription
 
@@ -23,6 +23,10 @@ let package = Package(
         .executableTarget(
             name: "RequestHeadFuzzer",
             dependencies: ["FuzzerDriver", .product(name: "LinkDomainExercises", package: "LinkDomain")]
+        ),
+        .executableTarget(
+            name: "ACMEFuzzer",
+            dependencies: ["FuzzerDriver", .product(name: "LinkDomainCoreExercises", package: "LinkDomain")]
         ),
         .target(name: "FuzzerDriver"),
     ],

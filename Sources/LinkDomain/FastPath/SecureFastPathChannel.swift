@@ -17,8 +17,20 @@ struct SecureFastPathChannel: Sendable {
     let certificates: CertificateStore
     let http1: FastPathChannel
     let handshakeTimeout: TimeAmount
+    /// Open tls-alpn-01 challenges, when ACME orders the certificate.
+    var challenges: ChallengeResponses?
 
     func setUp(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
+        // Only while a challenge is open is the first record read before TLS (ClientHelloPeek).
+        if let challenges, challenges.hasTLSChallenge {
+            try channel.pipeline.syncOperations.addHandler(
+                ClientHelloPeek(responses: challenges, timeout: handshakeTimeout) { channel in try setUpTLS(channel, needsATask: needsATask) })
+        } else {
+            try setUpTLS(channel, needsATask: needsATask)
+        }
+    }
+
+    private func setUpTLS(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
         let operations = channel.pipeline.syncOperations
         try operations.addHandler(NIOSSLServerHandler(context: certificates.context))
         try operations.addHandler(HandshakeTimeoutHandler(timeout: handshakeTimeout))

@@ -14,17 +14,17 @@ struct HangupHandler: Service {
 
     func run() async throws {
         for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
-            guard let certificates else {
-                logger.notice("SIGHUP: nothing to reload (no TLS certificate configured)")
+            guard let certificates, let files = certificates.files else {
+                logger.notice("SIGHUP: nothing to reload (no TLS certificate files configured)")
                 continue
             }
             do {
                 try certificates.reload()
-                logger.notice("TLS certificate reloaded", metadata: ["certificate": .string(certificates.files.certificatePath)])
+                logger.notice("TLS certificate reloaded", metadata: ["certificate": .string(files.certificatePath)])
             } catch {
                 logger.error(
                     "TLS certificate not reloaded; the previous one stays in use",
-                    metadata: ["certificate": .string(certificates.files.certificatePath), "error": .string("\(error)")])
+                    metadata: ["certificate": .string(files.certificatePath), "error": .string("\(error)")])
             }
         }
     }

@@ -51,6 +51,13 @@ public enum LinkDomainApplication {
                     BackendReadiness(backend: services.authBackend),
                     DatabaseReadiness(health: services.databaseHealth, clock: services.clock),
                 ]
+                    + (services.certificates.map {
+                        [
+                            CertificateReadiness(
+                                certificates: $0, renewal: services.renewalStatus, names: services.configuration.server.acme?.names ?? [],
+                                clock: services.clock)
+                        ]
+                    } ?? [])
                     + extraReadinessChecks
             ).routes)
         if let embedded = services.embeddedBackend {
@@ -62,7 +69,7 @@ public enum LinkDomainApplication {
                 linkEvents: services.linkEvents, clock: services.clock,
                 operations: services.shortLinkOperations
             ).routes)
-        router.addRoutes(MetricsController<Context>(metrics: services.metrics).routes)
+        router.addRoutes(MetricsController<Context>(metrics: services.metrics, certificates: services.certificates, clock: services.clock).routes)
         router.addRoutes(
             AppAttributionController<Context>(
                 configuration: services.configuration, store: services.linkStore,
@@ -150,12 +157,19 @@ public enum LinkDomainApplication {
             // Last, so that it stops first, with the public server.
             background.append(AdminListener.application(services, embedded: embedded, address: address, logger: logger))
         }
+        if let httpPort = configuration.server.httpPort {
+            background.append(
+                PlainPortListener.application(configuration: configuration, port: httpPort, responses: services.challengeResponses, logger: logger))
+        }
         var application = Application(
             router: router(services, logger: logger),
             server: server(services, logger: logger),
             configuration: .init(address: .hostname(configuration.server.host, port: configuration.server.port), serverName: nil),
             services: background,
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.server.port) },
+            onServerRunning: { channel in
+                services.listening.signal()
+                await onServerRunning(channel.localAddress?.port ?? configuration.server.port)
+            },
             logger: logger
         )
         for step in services.beforeServing { application.beforeServerStarts(perform: step) }
@@ -176,7 +190,9 @@ public enum LinkDomainApplication {
             secure: services.certificates != nil, logger: logger)
         guard let certificates = services.certificates else { return PublicChannel(plain: plain, secure: nil) }
         return PublicChannel(
-            plain: plain, secure: SecureFastPathChannel(certificates: certificates, http1: plain, handshakeTimeout: .seconds(Int64(timeout))))
+            plain: plain,
+            secure: SecureFastPathChannel(
+                certificates: certificates, http1: plain, handshakeTimeout: .seconds(Int64(timeout)), challenges: services.challengeResponses))
     }
 
     /// The same connections for Hummingbird's own server (its testing framework runs that one).

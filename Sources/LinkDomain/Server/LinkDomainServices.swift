@@ -32,6 +32,11 @@ public struct LinkDomainServices: Sendable {
     public var beforeServing: [@Sendable () async throws -> Void] = []
     /// The TLS certificate, when the server terminates TLS itself.
     public let certificates: CertificateStore?
+    /// Open ACME challenges, and how ordering goes, when ACME orders the certificate.
+    var challengeResponses: ChallengeResponses?
+    var renewalStatus: RenewalStatus?
+    /// Set once the public port listens: ordering waits for it (tls-alpn-01 is answered there).
+    let listening = ListeningSignal()
     /// The time of day, for everything that reads it.
     let clock: any WallClock
     let renderer: PageRenderer
@@ -98,7 +103,9 @@ public struct LinkDomainServices: Sendable {
             assets.stylesheet
             + (accent == LinkDomainConfiguration.Branding().accentColor ? [] : Array(("\n" + (AccentColors(accent)?.stylesheet ?? "")).utf8))
         let secret = configuration.formSecret.map { Array(SHA256.hash(data: Data($0.utf8))) } ?? FormToken.randomSecret()
-        let certificates = try configuration.server.tls.map(CertificateStore.init)
+        let certificates =
+            try configuration.server.acme.map { try CertificateStore(standInFor: $0.names) }
+            ?? configuration.server.tls.map(CertificateStore.init)
         let linkEvents = LinkEventRecorder(store: linkStore, clock: clock, metrics: metrics, logger: logger)
         var pages = PageBuilder(
             router: LinkRouter(configuration: configuration), pivotBaseURL: configuration.pivotBaseURL,
@@ -153,6 +160,15 @@ public struct LinkDomainServices: Sendable {
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)
         services.backgroundServices.append(HangupHandler(certificates: certificates, logger: logger))
+        if let acme = configuration.server.acme, let certificates {
+            let responses = ChallengeResponses(), status = RenewalStatus()
+            services.challengeResponses = responses
+            services.renewalStatus = status
+            services.backgroundServices.append(
+                CertificateRenewer(
+                    settings: acme, store: opened.acme, certificates: certificates, responses: responses, status: status, metrics: metrics,
+                    clock: clock, listening: services.listening, logger: logger))
+        }
         services.backgroundServices.append(FreedMemoryTrimmer())
         // Last, so that it stops first: the mails it still writes have the database and the outbox.
         services.backgroundServices.append(pendingWork)

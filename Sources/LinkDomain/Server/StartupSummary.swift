@@ -7,10 +7,11 @@ public enum StartupSummary {
     public static func text(configuration: LinkDomainConfiguration, listeningPort: Int) -> String {
         let server = configuration.server
         let host = server.host.contains(":") ? "[\(server.host)]" : server.host
-        let listening = server.tls == nil ? "http://\(host):\(listeningPort)" : "https://\(host):\(listeningPort) (HTTP/2 and HTTP/1.1)"
+        let listening = !server.terminatesTLS ? "http://\(host):\(listeningPort)" : "https://\(host):\(listeningPort) (HTTP/2 and HTTP/1.1)"
         var lines = [
             "LinkDomain listening on " + listening,
             "  public base URL:   \(configuration.publicBaseURL)",
+            "  certificate:       " + certificateSummary(server),
             "  mode:              " + modeSummary(configuration),
             "  storage:           " + storageSummary(configuration.storage),
             "  backend:           " + backendSummary(configuration.backend),
@@ -34,6 +35,16 @@ public enum StartupSummary {
         }
         lines.append("  \(RoutePaths.health), \(RoutePaths.readiness)")
         return lines.joined(separator: "\n")
+    }
+
+    /// Where the TLS certificate comes from, and the plain port if any.
+    static func certificateSummary(_ server: LinkDomainConfiguration.Server) -> String {
+        let plain = server.httpPort.map { "; plain HTTP on port \($0) redirects to https://" } ?? ""
+        if let acme = server.acme {
+            return "ordered from \(acme.directoryURL) for \(acme.names.joined(separator: ", ")) by \(acme.challenge.rawValue), renewed by itself" + plain
+        }
+        if let files = server.tls { return "\(files.certificatePath) (reloaded on SIGHUP)" + plain }
+        return "none (plain HTTP)"
     }
 
     /// The relay without its password, the sender, and whether mails are signed.

@@ -88,6 +88,28 @@ package enum ConfigurationValidators {
         return valid ? lowered : nil
     }
 
+    /// A name a public CA issues for: a host name with a dot, not an IP address, no wildcard.
+    package static func certificateName(_ value: String) -> String? {
+        guard let host = hostName(value), host.contains("."), !host.utf8.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }) else { return nil }
+        return host
+    }
+
+    /// An ACME directory: `https://`, or `http://` on loopback (a CA run beside the server in tests).
+    package static func acmeDirectoryURL(_ value: String) -> String? {
+        guard value.utf8.count <= 2048, let address = WebAddress(value), address.scheme == "https" || (address.scheme == "http" && address.isLoopback)
+        else { return nil }
+        return value
+    }
+
+    /// A contact address: one `@` with something on each side, no spaces or controls, 254 bytes at most.
+    package static func emailAddress(_ value: String) -> String? {
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        guard value.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+            value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") })
+        else { return nil }
+        return value
+    }
+
     /// A custom action handler path: `/` followed by path-safe characters.
     package static func actionPath(_ value: String) -> String? {
         guard value.hasPrefix("/"), value.count > 1, !value.hasPrefix("/__/"), !value.hasPrefix("/.well-known") else { return nil }

@@ -57,6 +57,12 @@ public struct LinkDomainConfiguration: Sendable, Equatable {
         public var forceDevelopmentMode = false
         /// When set, the server speaks HTTPS itself (HTTP/2 and HTTP/1.1) with this certificate.
         public var tls: TLSFiles?
+        /// When set, certificates are ordered from this ACME CA (and `tls` is nil).
+        public var acme: ACMESettings?
+        /// The plain HTTP port beside the TLS one: ACME's http-01, and redirects to `https://`.
+        public var httpPort: Int?
+        /// Whether the public port speaks TLS: with files, or with certificates ordered by ACME.
+        public var terminatesTLS: Bool { tls != nil || acme != nil }
         public init() {}
     }
 

@@ -9,12 +9,21 @@ extension ValidatingReader {
         server.idleTimeoutSeconds = integer(ConfigurationKeys.idleTimeoutSeconds)
         server.forceDevelopmentMode = boolean(ConfigurationKeys.forceDevelopmentMode)
         server.tls = readTLSFiles(baseDirectory: baseDirectory)
-        let defaultBaseURL = "\(server.tls == nil ? "http" : "https")://\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)"
+        server.httpPort = optionalInteger(ConfigurationKeys.httpPort)
+        let acmeIsOn = ConfigurationKeys.acmeKeys.contains { isPresent($0) }
+        let defaultBaseURL =
+            "\(server.tls == nil && !acmeIsOn ? "http" : "https")://\(server.host.contains(":") ? "[\(server.host)]" : server.host):\(server.port)"
 
         var configuration = LinkDomainConfiguration(publicBaseURL: validated(ConfigurationKeys.publicBaseURL) ?? defaultBaseURL)
         configuration.server = server
         configuration.pivotBaseURL = validated(ConfigurationKeys.pivotBaseURL)
         configuration.actionPath = validated(ConfigurationKeys.actionPath)
+        if acmeIsOn { configuration.server.acme = readACME(configuration, baseDirectory: baseDirectory) }
+        if configuration.server.httpPort != nil, !configuration.server.terminatesTLS {
+            report(
+                ConfigurationKeys.httpPort.path(), problem: "needs TLS: the plain port redirects to https://",
+                expected: "server.tls.certificatePath and privateKeyPath, or server.tls.acme")
+        }
         configuration.publicDirectory = path(ConfigurationKeys.publicDirectory, baseDirectory: baseDirectory)
         if let directory = configuration.publicDirectory, let problem = PageAssets.problem(inDirectory: directory) {
             report(ConfigurationKeys.publicDirectory.path(), problem: problem, expected: ConfigurationKeys.publicDirectory.expected)
@@ -132,6 +141,46 @@ extension ValidatingReader {
                 ConfigurationKeys.backendAdminKeys.path(), problem: "is missing: \(why)",
                 expected: "one or more secret admin keys of 32+ characters for Authorization: Bearer (openssl rand -hex 32)")
         }
+    }
+
+    /// `server.tls.acme`: the CA, the names (by default the public hosts), the challenge.
+    private mutating func readACME(_ configuration: LinkDomainConfiguration, baseDirectory: String?) -> ACMESettings? {
+        var acme = ACMESettings()
+        acme.directoryURL = validated(ConfigurationKeys.acmeDirectoryURL) ?? acme.directoryURL
+        acme.email = validated(ConfigurationKeys.acmeEmail)
+        acme.trustedCertificatesPath = path(ConfigurationKeys.acmeTrustedCertificatesPath, baseDirectory: baseDirectory)
+        acme.challenge = validated(ConfigurationKeys.acmeChallenge).flatMap(ACMEChallengeKind.init(rawValue:)) ?? acme.challenge
+        let namesKey = ConfigurationKeys.acmeNames
+        if let names = list(namesKey) {
+            acme.names = names
+        } else {
+            acme.names = [configuration.publicBaseURL, configuration.pivotBaseURL].compactMap { url in
+                url.flatMap(WebAddress.init).flatMap { ConfigurationValidators.certificateName($0.host) }
+            }
+        }
+        var seen = Set<String>()
+        acme.names = acme.names.filter { seen.insert($0).inserted }
+        if acme.names.isEmpty {
+            report(
+                namesKey.path(), problem: "is missing, and publicBaseURL names no host a CA issues for (\(configuration.publicBaseURL))",
+                expected: namesKey.expected)
+        }
+        if configuration.server.tls != nil || isPresent(ConfigurationKeys.tlsCertificatePath) || isPresent(ConfigurationKeys.tlsPrivateKeyPath) {
+            report(
+                namesKey.path().dropLast(), problem: "is set beside server.tls.certificatePath: the certificate comes from one or the other",
+                expected: "either server.tls.acme or the certificate files")
+        }
+        if acme.challenge == .http, configuration.server.httpPort == nil {
+            report(
+                ConfigurationKeys.httpPort.path(), problem: "is missing: server.tls.acme.challenge is http-01, answered on the plain port",
+                expected: "the plain port the CA reaches as port 80, such as 80")
+        }
+        if let trusted = acme.trustedCertificatesPath, !FileManager.default.isReadableFile(atPath: trusted) {
+            report(
+                ConfigurationKeys.acmeTrustedCertificatesPath.path(), problem: "\(trusted) cannot be read",
+                expected: ConfigurationKeys.acmeTrustedCertificatesPath.expected)
+        }
+        return acme
     }
 
     /// Both TLS files or neither; each must hold what its key says, so a bad file stops the start, not the first handshake.

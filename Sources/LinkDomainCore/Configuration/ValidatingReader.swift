@@ -98,6 +98,26 @@ package struct ValidatingReader {
         return value
     }
 
+    /// The integer at `key` when present (out of its range: reported, nil).
+    package mutating func optionalInteger(_ key: ConfigurationKey) -> Int? {
+        let path = key.path()
+        guard let value = reader.int(forKey: ConfigKey(path)) else {
+            reportTypeMismatch(path, expected: "an integer")
+            return nil
+        }
+        guard case .integer(let range) = key.type, range.contains(value) else {
+            report(path, problem: "\(value) is out of range", expected: key.expected)
+            return nil
+        }
+        return value
+    }
+
+    /// Whether `key` has a value of any kind (a string, a list).
+    package func isPresent(_ key: ConfigurationKey) -> Bool {
+        let path = ConfigKey(key.path())
+        return reader.string(forKey: path) != nil || reader.stringArray(forKey: path) != nil
+    }
+
     /// The boolean at `key`, or its default.
     package mutating func boolean(_ key: ConfigurationKey, index: Int? = nil) -> Bool {
         let fallback = if case .boolean(let value) = key.defaultValue { value } else { false }

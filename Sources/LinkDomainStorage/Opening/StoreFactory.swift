@@ -12,6 +12,8 @@ public struct OpenedStore: Sendable {
     public let admin: any LinkAdminStore & MailAdminStore
     /// The console's sign-outs, in the same database.
     public let signOuts: any ConsoleSignOutStore
+    /// Ordered certificates, their account and the ordering lease, in the same database.
+    public let acme: any ACMEStore
     /// Budgets every replica shares (PostgreSQL); nil when one process has the database (SQLite).
     public let budgets: (any BudgetStore)?
     /// What must run for the store to work (PostgreSQL's connection pool), if anything.
@@ -26,11 +28,11 @@ public struct OpenedStore: Sendable {
         case .postgres(let url):
             let store = try PostgresStore(url: url, deadline: .seconds(configuration.storageTimeoutSeconds), logger: logger)
             return OpenedStore(
-                store: store, mailQueue: store, admin: store, signOuts: store, budgets: store, service: store,
+                store: store, mailQueue: store, admin: store, signOuts: store, acme: store, budgets: store, service: store,
                 prepare: { try await store.migrate() }, health: store.health)
         case .sqlite(let path):
             let store = try SQLiteStore(path: path)
-            return OpenedStore(store: store, mailQueue: store, admin: store, signOuts: store, budgets: nil, service: nil, prepare: nil)
+            return OpenedStore(store: store, mailQueue: store, admin: store, signOuts: store, acme: store, budgets: nil, service: nil, prepare: nil)
         }
     }
 

@@ -70,5 +70,11 @@ extension PostgresStore {
         """
         ALTER TABLE users ADD COLUMN language_code TEXT;
         """,
+        """
+        CREATE TABLE acme_accounts (directory_url TEXT PRIMARY KEY, key_pem TEXT NOT NULL, account_url TEXT NOT NULL);
+        CREATE TABLE issued_certificates (
+            names TEXT PRIMARY KEY, chain_pem TEXT NOT NULL, key_pem TEXT NOT NULL, not_before BIGINT NOT NULL, not_after BIGINT NOT NULL);
+        CREATE TABLE acme_lease (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL, until BIGINT NOT NULL);
+        """,
     ]
 }

@@ -129,6 +129,16 @@ extension SQLiteStore {
         migrator.registerMigration("11: the language an account's apps ask in") { db in
             try db.execute(sql: "ALTER TABLE users ADD COLUMN languageCode TEXT")
         }
+        migrator.registerMigration("12: certificates ordered by ACME, their account, the ordering lease") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE acmeAccounts (directoryURL TEXT PRIMARY KEY NOT NULL, keyPEM TEXT NOT NULL, accountURL TEXT NOT NULL);
+                    CREATE TABLE issuedCertificates (
+                        names TEXT PRIMARY KEY NOT NULL, chainPEM TEXT NOT NULL, keyPEM TEXT NOT NULL,
+                        notBefore INTEGER NOT NULL, notAfter INTEGER NOT NULL);
+                    CREATE TABLE acmeLease (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL, until INTEGER NOT NULL);
+                    """)
+        }
         return migrator
     }
 

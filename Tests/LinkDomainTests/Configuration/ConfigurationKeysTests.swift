@@ -34,7 +34,7 @@ struct ConfigurationKeysTests {
             Issue.record("the schema lost its nesting")
             return
         }
-        #expect(tls.keys.sorted() == ["certificatePath", "privateKeyPath"])
+        #expect(tls.keys.sorted() == ["acme", "certificatePath", "privateKeyPath"])
         #expect(app.keys.count == 6)
         // Each key is read: a value of the wrong type is reported under its own name.
         for key in ConfigurationKeys.all where key.list == nil {
