@@ -110,6 +110,7 @@ struct Check: AsyncParsableCommand {
                 + "\(configuration.mode.rawValue) mode" + (configuration.publicDirectory.map { ", pages from \($0)" } ?? ", built-in pages"))
         for warning in ConfigurationWarnings.of(configuration) { print("warning: \(warning)") }
         print(MailCheck.summary(configuration))
+        if let acme = configuration.server.acme { print(try await CertificateCheck.summary(configuration, acme: acme)) }
         print("\n/.well-known/apple-app-site-association (\(files.apple.bytes.count) bytes):")
         print(files.apple.text, terminator: files.apple.text.hasSuffix("\n") ? "" : "\n")
         print("\n/.well-known/assetlinks.json (\(files.android.bytes.count) bytes):")

@@ -72,19 +72,24 @@ struct ACMEOrder {
         guard let offered = authorization.challenges.first(where: { $0.type == challenge.rawValue }), let token = offered.token,
             ACMEWire.isWellFormedToken(token)
         else { throw .orderFailed("the CA offers no \(challenge.rawValue) challenge for \(name)") }
-        let keyAuthorization = key.keyAuthorization(token: token)
-        switch challenge {
-        case .http:
-            responses.answerHTTP(token: token, keyAuthorization: keyAuthorization)
-        case .tlsALPN:
-            do {
-                responses.answerTLS(name: name, context: try CertificateFactory.challengeContext(name: name, keyAuthorization: keyAuthorization))
-            } catch {
-                throw .orderFailed("the tls-alpn-01 certificate could not be made")
-            }
+        do {
+            try await responses.publish(token: token, name: name, keyAuthorization: key.keyAuthorization(token: token), kind: challenge)
+        } catch {
+            await responses.withdraw(token: token, name: name)
+            throw .orderFailed("the \(challenge.rawValue) answer could not be prepared or shared with the other replicas")
         }
-        defer { responses.close(token: token, name: name) }
-        _ = try await client.post(try await client.checked(offered.url), payload: Array("{}".utf8))
+        do {
+            try await waitForVerdict(authorization: url, challenge: offered.url, name: name)
+            await responses.withdraw(token: token, name: name)
+        } catch {
+            await responses.withdraw(token: token, name: name)
+            throw error
+        }
+    }
+
+    /// Tells the CA the challenge is ready and waits for its verdict on the authorization.
+    private func waitForVerdict(authorization url: String, challenge challengeURL: String, name: String) async throws(ACMEError) {
+        _ = try await client.post(try await client.checked(challengeURL), payload: Array("{}".utf8))
         for _ in 0..<pollLimit {
             let (current, answer) = try await client.post(url, payload: nil, as: ACMEAuthorizationObject.self)
             switch current.status {

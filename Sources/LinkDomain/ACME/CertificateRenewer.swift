@@ -30,7 +30,7 @@ struct CertificateRenewer: Service {
     var namesKey: String { IssuedCertificate.key(settings.names) }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { await listening.wait() }
+        await cancelWhenGracefulShutdown { await listening.wait() }
         let http = ACMEClient.makeHTTPClient(trustedCertificatesPath: settings.trustedCertificatesPath)
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             let wait = await step(http: http)

@@ -102,6 +102,30 @@ public struct DeploymentDoctor: Sendable {
             findings += Self.checkCatchAll(document)
         }
         findings += await checkAuthDomain(with: client)
+        if case .success(let document) = await fetch(RoutePaths.readiness, client) { findings += Self.checkCertificate(readiness: document) }
+        return findings
+    }
+
+    /// The certificate as the server itself reports it on `/readyz`: not issued yet (an error),
+    /// expiring within a week or not renewing for a day (warnings). Nothing when it says nothing.
+    static func checkCertificate(readiness document: FetchedDocument) -> [DoctorFinding] {
+        let text = String(decoding: document.body.prefix(16384), as: UTF8.self)
+        var findings: [DoctorFinding] = []
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("warning: certificate: ") {
+                findings.append(
+                    DoctorFinding(
+                        .warning, "certificate", String(line.dropFirst("warning: certificate: ".count)),
+                        fix:
+                            "Read the server's log for the CA's answer (ACME: the certificate was not issued); check DNS points here and the challenge port is reachable."
+                    ))
+            } else if line.hasPrefix("not ready: "), let range = line.range(of: "certificate: ") {
+                let reason = line[range.upperBound...].split(separator: ",").first.map(String.init) ?? ""
+                findings.append(
+                    DoctorFinding(
+                        .error, "certificate", reason, fix: "Wait for the first order, or read the server's log for the CA's answer."))
+            }
+        }
         return findings
     }
 

@@ -3,10 +3,12 @@ import NIOCore
 import NIOSSL
 import NIOTLS
 
-/// While a tls-alpn-01 challenge is open, reads a TLS connection's first record before the TLS
+/// When ACME checks names by tls-alpn-01, reads a TLS connection's first record before the TLS
 /// handler does: a ClientHello offering only `acme-tls/1` for a challenged name gets that name's
-/// challenge certificate and is closed after the handshake (RFC 8737 §3); every other connection
-/// is set up as usual and given the same bytes. Bounded by one record and the handshake timeout.
+/// challenge certificate (this replica's, or one another replica published in the store) and is
+/// closed after the handshake (RFC 8737 §3); such a hello for a name with no open challenge is
+/// closed. Every other connection is set up as usual and given the same bytes. Bounded by one
+/// record and the handshake timeout; browsers never offer `acme-tls/1`, so they never wait on the store.
 final class ClientHelloPeek: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -17,6 +19,8 @@ final class ClientHelloPeek: ChannelInboundHandler, RemovableChannelHandler {
     private let proceed: (any Channel) throws -> Void
     private var buffered: ByteBuffer?
     private var deadline: Scheduled<Void>?
+    /// Set while the store is asked for another replica's challenge: bytes are kept, nothing decided.
+    private var waitingForStore = false
 
     init(responses: ChallengeResponses, timeout: TimeAmount, proceed: @escaping (any Channel) throws -> Void) {
         self.responses = responses
@@ -41,11 +45,37 @@ final class ClientHelloPeek: ChannelInboundHandler, RemovableChannelHandler {
         } else {
             buffered?.writeBuffer(&incoming)
         }
-        guard let bytes = buffered else { return }
+        guard !waitingForStore, let bytes = buffered else { return }
         let peeked = TLSClientHello.peek(Array(bytes.readableBytesView.prefix(TLSClientHello.largestRecord)))
         if peeked == .needMore, bytes.readableBytes < TLSClientHello.largestRecord { return }
+        guard case .hello(let hello) = peeked, ChallengeResponses.isChallengeHello(hello) else {
+            pass(context, to: nil)
+            return
+        }
+        if let local = responses.localContext(for: hello) {
+            pass(context, to: local)
+            return
+        }
+        waitingForStore = true
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let lookup = context.eventLoop.makePromise(of: NIOSSLContext?.self)
+        lookup.completeWithTask { [responses] in await responses.sharedContext(for: hello) }
+        lookup.futureResult.whenSuccess { shared in
+            let (peek, context) = bound.value
+            guard let shared else {
+                context.close(promise: nil)
+                return
+            }
+            peek.pass(context, to: shared)
+        }
+    }
+
+    /// Sets the connection up (the challenge's TLS when `challenge` is given, else the usual
+    /// handlers), hands it the bytes read so far, and leaves the pipeline.
+    private func pass(_ context: ChannelHandlerContext, to challenge: NIOSSLContext?) {
+        guard let bytes = buffered else { return }
         do {
-            if case .hello(let hello) = peeked, let challenge = responses.context(for: hello) {
+            if let challenge {
                 let operations = context.pipeline.syncOperations
                 try operations.addHandler(NIOSSLServerHandler(context: challenge))
                 try operations.addHandler(HandshakeTimeoutHandler(timeout: timeout))

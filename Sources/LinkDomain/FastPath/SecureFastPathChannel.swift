@@ -17,12 +17,12 @@ struct SecureFastPathChannel: Sendable {
     let certificates: CertificateStore
     let http1: FastPathChannel
     let handshakeTimeout: TimeAmount
-    /// Open tls-alpn-01 challenges, when ACME orders the certificate.
+    /// tls-alpn-01's challenges, when ACME checks names on this port.
     var challenges: ChallengeResponses?
 
     func setUp(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
-        // Only while a challenge is open is the first record read before TLS (ClientHelloPeek).
-        if let challenges, challenges.hasTLSChallenge {
+        // The first record is read before TLS (ClientHelloPeek) only when ACME checks names here.
+        if let challenges {
             try channel.pipeline.syncOperations.addHandler(
                 ClientHelloPeek(responses: challenges, timeout: handshakeTimeout) { channel in try setUpTLS(channel, needsATask: needsATask) })
         } else {

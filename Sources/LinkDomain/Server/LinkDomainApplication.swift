@@ -192,7 +192,8 @@ public enum LinkDomainApplication {
         return PublicChannel(
             plain: plain,
             secure: SecureFastPathChannel(
-                certificates: certificates, http1: plain, handshakeTimeout: .seconds(Int64(timeout)), challenges: services.challengeResponses))
+                certificates: certificates, http1: plain, handshakeTimeout: .seconds(Int64(timeout)),
+                challenges: services.configuration.server.acme?.challenge == .tlsALPN ? services.challengeResponses : nil))
     }
 
     /// The same connections for Hummingbird's own server (its testing framework runs that one).

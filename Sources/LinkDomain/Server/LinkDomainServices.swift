@@ -161,7 +161,7 @@ public struct LinkDomainServices: Sendable {
         services.backgroundServices.append(services.linkEvents)
         services.backgroundServices.append(HangupHandler(certificates: certificates, logger: logger))
         if let acme = configuration.server.acme, let certificates {
-            let responses = ChallengeResponses(), status = RenewalStatus()
+            let responses = ChallengeResponses(shared: opened.acme, clock: clock), status = RenewalStatus()
             services.challengeResponses = responses
             services.renewalStatus = status
             services.backgroundServices.append(

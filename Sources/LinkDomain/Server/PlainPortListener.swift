@@ -19,12 +19,12 @@ enum PlainPortListener {
     /// Decides from the request target and `Host`: a challenge's token, or where on `https://` the request goes.
     /// `hosts` are the names this server has a certificate for; any other `Host` is sent to `publicBaseURL`'s.
     static func answer(
-        target: String, host: String?, hosts: Set<String>, publicBaseURL: String, keyAuthorization: (String) -> String?
-    ) -> Answer {
+        target: String, host: String?, hosts: Set<String>, publicBaseURL: String, keyAuthorization: (String) async -> String?
+    ) async -> Answer {
         let path = target.hasPrefix("/") && target.utf8.count <= 8192 ? target : "/"
         if path.hasPrefix(challengePrefix) {
             let token = String(path.dropFirst(challengePrefix.count))
-            guard ACMEWire.isWellFormedToken(token), let answer = keyAuthorization(token) else { return .notFound }
+            guard ACMEWire.isWellFormedToken(token), let answer = await keyAuthorization(token) else { return .notFound }
             return .keyAuthorization(answer)
         }
         let base = WebAddress(publicBaseURL)
@@ -40,9 +40,9 @@ enum PlainPortListener {
         let hosts = Set((configuration.server.acme?.names ?? []) + configuration.serviceHosts)
         let publicBaseURL = configuration.publicBaseURL
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            let answer = answer(
+            let answer = await answer(
                 target: request.head.path ?? "/", host: request.head.authority, hosts: hosts, publicBaseURL: publicBaseURL,
-                keyAuthorization: { responses?.keyAuthorization(token: $0) })
+                keyAuthorization: { await responses?.keyAuthorization(token: $0) })
             switch answer {
             case .keyAuthorization(let text):
                 return Response(

@@ -63,4 +63,44 @@ extension PostgresStore: ACMEStore {
     public func releaseACMELease(holder: String) async throws(StoreError) {
         try await guarded { try await client.query("DELETE FROM acme_lease WHERE holder = \(holder)", logger: logger) }
     }
+
+    public func saveACMEChallenge(_ challenge: ACMEChallengeRecord) async throws(StoreError) {
+        try await guarded {
+            try await client.query(
+                """
+                INSERT INTO acme_challenges (token, name, key_authorization, expires_at)
+                VALUES (\(challenge.token), \(challenge.name), \(challenge.keyAuthorization), \(challenge.expiresAt))
+                ON CONFLICT (token) DO UPDATE SET name = EXCLUDED.name, key_authorization = EXCLUDED.key_authorization, expires_at = EXCLUDED.expires_at
+                """, logger: logger)
+        }
+    }
+
+    public func acmeChallenge(token: String, now: Int64) async throws(StoreError) -> ACMEChallengeRecord? {
+        try await guarded {
+            let rows = try await client.query(
+                "SELECT token, name, key_authorization, expires_at FROM acme_challenges WHERE token = \(token) AND expires_at > \(now)", logger: logger)
+            for try await (token, name, keyAuthorization, expiresAt) in rows.decode((String, String, String, Int64).self) {
+                return ACMEChallengeRecord(token: token, name: name, keyAuthorization: keyAuthorization, expiresAt: expiresAt)
+            }
+            return nil
+        }
+    }
+
+    public func acmeChallenge(name: String, now: Int64) async throws(StoreError) -> ACMEChallengeRecord? {
+        try await guarded {
+            let rows = try await client.query(
+                """
+                SELECT token, name, key_authorization, expires_at FROM acme_challenges WHERE name = \(name) AND expires_at > \(now)
+                ORDER BY expires_at DESC LIMIT 1
+                """, logger: logger)
+            for try await (token, name, keyAuthorization, expiresAt) in rows.decode((String, String, String, Int64).self) {
+                return ACMEChallengeRecord(token: token, name: name, keyAuthorization: keyAuthorization, expiresAt: expiresAt)
+            }
+            return nil
+        }
+    }
+
+    public func deleteACMEChallenge(token: String, now: Int64) async throws(StoreError) {
+        try await guarded { try await client.query("DELETE FROM acme_challenges WHERE token = \(token) OR expires_at <= \(now)", logger: logger) }
+    }
 }

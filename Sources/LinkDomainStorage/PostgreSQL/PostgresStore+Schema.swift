@@ -76,5 +76,9 @@ extension PostgresStore {
             names TEXT PRIMARY KEY, chain_pem TEXT NOT NULL, key_pem TEXT NOT NULL, not_before BIGINT NOT NULL, not_after BIGINT NOT NULL);
         CREATE TABLE acme_lease (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL, until BIGINT NOT NULL);
         """,
+        """
+        CREATE TABLE acme_challenges (token TEXT PRIMARY KEY, name TEXT NOT NULL, key_authorization TEXT NOT NULL, expires_at BIGINT NOT NULL);
+        CREATE INDEX acme_challenges_name ON acme_challenges (name, expires_at);
+        """,
     ]
 }

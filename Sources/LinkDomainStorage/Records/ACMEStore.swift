@@ -38,6 +38,25 @@ public struct IssuedCertificate: Sendable, Equatable {
     public static func key(_ names: [String]) -> String { names.map { $0.lowercased() }.sorted().joined(separator: ",") }
 }
 
+/// A challenge open while one replica orders, so that whichever replica the CA reaches answers it.
+public struct ACMEChallengeRecord: Sendable, Equatable {
+    public var token: String
+    /// The name it proves, lower case.
+    public var name: String
+    /// What http-01 answers, and what tls-alpn-01's certificate carries the digest of. Not secret:
+    /// the CA reads it in the open.
+    public var keyAuthorization: String
+    /// When it is no longer answered, in seconds since 1970, even if no one withdraws it.
+    public var expiresAt: Int64
+
+    public init(token: String, name: String, keyAuthorization: String, expiresAt: Int64) {
+        self.token = token
+        self.name = name
+        self.keyAuthorization = keyAuthorization
+        self.expiresAt = expiresAt
+    }
+}
+
 /// What ordering certificates keeps in the database every replica shares: the account, the
 /// certificates, and the lease that lets one replica order at a time.
 public protocol ACMEStore: Sendable {
@@ -50,4 +69,11 @@ public protocol ACMEStore: Sendable {
     func takeACMELease(holder: String, now: Int64, until: Int64) async throws(StoreError) -> Bool
     /// Gives the lease up, if `holder` has it.
     func releaseACMELease(holder: String) async throws(StoreError)
+    /// Publishes an open challenge (replacing one with the same token).
+    func saveACMEChallenge(_ challenge: ACMEChallengeRecord) async throws(StoreError)
+    /// The open challenge with `token`, or the latest for `name`, not expired at `now`.
+    func acmeChallenge(token: String, now: Int64) async throws(StoreError) -> ACMEChallengeRecord?
+    func acmeChallenge(name: String, now: Int64) async throws(StoreError) -> ACMEChallengeRecord?
+    /// Withdraws a challenge once its authorization is decided (and any expired ones).
+    func deleteACMEChallenge(token: String, now: Int64) async throws(StoreError)
 }

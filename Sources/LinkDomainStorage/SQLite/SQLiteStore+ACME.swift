@@ -55,4 +55,34 @@ extension SQLiteStore: ACMEStore {
     public func releaseACMELease(holder: String) async throws(StoreError) {
         try await write { db in try db.execute(sql: "DELETE FROM acmeLease WHERE holder = ?", arguments: [holder]) }
     }
+
+    public func saveACMEChallenge(_ challenge: ACMEChallengeRecord) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO acmeChallenges (token, name, keyAuthorization, expiresAt) VALUES (?, ?, ?, ?)",
+                arguments: [challenge.token, challenge.name, challenge.keyAuthorization, challenge.expiresAt])
+        }
+    }
+
+    public func acmeChallenge(token: String, now: Int64) async throws(StoreError) -> ACMEChallengeRecord? {
+        try await challenge(where: "token = ?", token, now: now)
+    }
+
+    public func acmeChallenge(name: String, now: Int64) async throws(StoreError) -> ACMEChallengeRecord? {
+        try await challenge(where: "name = ?", name, now: now)
+    }
+
+    private func challenge(where condition: String, _ value: String, now: Int64) async throws(StoreError) -> ACMEChallengeRecord? {
+        try await read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT token, name, keyAuthorization, expiresAt FROM acmeChallenges WHERE \(condition) AND expiresAt > ? ORDER BY expiresAt DESC LIMIT 1",
+                arguments: [value, now]
+            ).map { ACMEChallengeRecord(token: $0[0], name: $0[1], keyAuthorization: $0[2], expiresAt: $0[3]) }
+        }
+    }
+
+    public func deleteACMEChallenge(token: String, now: Int64) async throws(StoreError) {
+        try await write { db in try db.execute(sql: "DELETE FROM acmeChallenges WHERE token = ? OR expiresAt <= ?", arguments: [token, now]) }
+    }
 }

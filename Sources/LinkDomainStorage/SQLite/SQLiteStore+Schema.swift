@@ -139,6 +139,14 @@ extension SQLiteStore {
                     CREATE TABLE acmeLease (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL, until INTEGER NOT NULL);
                     """)
         }
+        migrator.registerMigration("13: challenges open while one replica orders, answered by any") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE acmeChallenges (
+                        token TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL, keyAuthorization TEXT NOT NULL, expiresAt INTEGER NOT NULL);
+                    CREATE INDEX acmeChallenges_name ON acmeChallenges (name, expiresAt);
+                    """)
+        }
         return migrator
     }
 

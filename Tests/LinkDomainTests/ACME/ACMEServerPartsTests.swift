@@ -1,10 +1,12 @@
 import Crypto
 import Foundation
 import Logging
+import NIOHTTP1
 import NIOSSL
 import SwiftASN1
 import Testing
 import X509
+import LinkDomainExercises
 
 @testable import LinkDomain
 @testable import LinkDomainCore
@@ -44,19 +46,19 @@ struct ACMEServerPartsTests {
     }
 
     @Test("the plain port: an open challenge's key authorization, 404 for any other token, 308 to https on a known host")
-    func plainPort() {
+    func plainPort() async {
         let hosts: Set = ["links.example.com", "pivot.example.com"]
         let token = "evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oA"
-        func answer(_ target: String, host: String? = "links.example.com", base: String = "https://links.example.com") -> PlainPortListener.Answer {
-            PlainPortListener.answer(target: target, host: host, hosts: hosts, publicBaseURL: base) { $0 == token ? "\(token).thumb" : nil }
+        func answer(_ target: String, host: String? = "links.example.com", base: String = "https://links.example.com") async -> PlainPortListener.Answer {
+            await PlainPortListener.answer(target: target, host: host, hosts: hosts, publicBaseURL: base) { $0 == token ? "\(token).thumb" : nil }
         }
-        #expect(answer("/.well-known/acme-challenge/\(token)") == .keyAuthorization("\(token).thumb"))
-        #expect(answer("/.well-known/acme-challenge/evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oB") == .notFound)
-        #expect(answer("/.well-known/acme-challenge/../../x") == .notFound)
-        #expect(answer("/x?y=1", host: "Pivot.Example.com:80") == .redirect("https://pivot.example.com/x?y=1"))
-        #expect(answer("/x", host: "evil.example") == .redirect("https://links.example.com/x"))
-        #expect(answer("/x", host: nil, base: "https://links.example.com:8443") == .redirect("https://links.example.com:8443/x"))
-        #expect(answer("http://evil.example/", host: "links.example.com") == .redirect("https://links.example.com/"))
+        #expect(await answer("/.well-known/acme-challenge/\(token)") == .keyAuthorization("\(token).thumb"))
+        #expect(await answer("/.well-known/acme-challenge/evaGxfADs6pSRb2LAv9IZf17Dt3juxGJ-PCt92wr-oB") == .notFound)
+        #expect(await answer("/.well-known/acme-challenge/../../x") == .notFound)
+        #expect(await answer("/x?y=1", host: "Pivot.Example.com:80") == .redirect("https://pivot.example.com/x?y=1"))
+        #expect(await answer("/x", host: "evil.example") == .redirect("https://links.example.com/x"))
+        #expect(await answer("/x", host: nil, base: "https://links.example.com:8443") == .redirect("https://links.example.com:8443/x"))
+        #expect(await answer("http://evil.example/", host: "links.example.com") == .redirect("https://links.example.com/"))
     }
 
     @Test("the CSR names every name and our key; the challenge certificate carries the critical acmeIdentifier")
@@ -96,19 +98,34 @@ struct ACMEServerPartsTests {
         #expect(store.served?.notAfter == 91000)
     }
 
-    @Test("a challenge certificate is shown only to a hello offering exactly acme-tls/1 for a name with an open challenge")
-    func challengeResponses() throws {
-        let responses = ChallengeResponses()
-        #expect(!responses.hasTLSChallenge)
-        responses.answerTLS(name: "A.example.com", context: try CertificateFactory.challengeContext(name: "a.example.com", keyAuthorization: "k"))
-        responses.answerHTTP(token: "tok", keyAuthorization: "tok.k")
-        #expect(responses.hasTLSChallenge && responses.keyAuthorization(token: "tok") == "tok.k")
-        #expect(responses.context(for: TLSClientHello(serverName: "a.example.com", applicationProtocols: ["acme-tls/1"])) != nil)
-        #expect(responses.context(for: TLSClientHello(serverName: "a.example.com", applicationProtocols: ["h2", "acme-tls/1"])) == nil)
-        #expect(responses.context(for: TLSClientHello(serverName: "b.example.com", applicationProtocols: ["acme-tls/1"])) == nil)
-        #expect(responses.context(for: TLSClientHello(serverName: nil, applicationProtocols: ["acme-tls/1"])) == nil)
-        responses.close(token: "tok", name: "a.example.com")
-        #expect(!responses.hasTLSChallenge && responses.keyAuthorization(token: "tok") == nil)
+    @Test("a challenge is answered only for exactly acme-tls/1 and an open challenge, here or published by another replica", arguments: StoreKind.available)
+    func challengeResponses(kind: StoreKind) async throws {
+        try await kind.withStore { base in
+            let store = try #require(base as? any ACMEStore)
+            let name = "c\(UUID().uuidString.prefix(8).lowercased()).example.com", token = "tok-\(UUID().uuidString)"
+            let ordering = ChallengeResponses(shared: store), other = ChallengeResponses(shared: store)
+            let hello = TLSClientHello(serverName: name, applicationProtocols: ["acme-tls/1"])
+            #expect(await other.sharedContext(for: hello) == nil)
+            try await ordering.publish(token: token, name: name.uppercased(), keyAuthorization: "\(token).thumb", kind: .tlsALPN)
+            #expect(ordering.localContext(for: hello) != nil && other.localContext(for: hello) == nil)
+            #expect(await other.sharedContext(for: hello) != nil)
+            #expect(await other.sharedContext(for: TLSClientHello(serverName: name, applicationProtocols: ["h2", "acme-tls/1"])) == nil)
+            #expect(await other.sharedContext(for: TLSClientHello(serverName: "x" + name, applicationProtocols: ["acme-tls/1"])) == nil)
+            #expect(await other.keyAuthorization(token: token) == "\(token).thumb")
+            await ordering.withdraw(token: token, name: name)
+            #expect(ordering.localContext(for: hello) == nil)
+            #expect(await other.sharedContext(for: hello) == nil)
+            #expect(await other.keyAuthorization(token: token) == nil)
+            try await ordering.publish(token: token, name: name, keyAuthorization: "\(token).thumb", kind: .http)
+            #expect(await ordering.keyAuthorization(token: token) == "\(token).thumb")
+            #expect(await other.keyAuthorization(token: token) == "\(token).thumb")
+            await ordering.withdraw(token: token, name: name)
+            #expect(await other.keyAuthorization(token: token) == nil)
+            let expired = ChallengeResponses(shared: store, clock: ManualWallClock(milliseconds: Int64(Date().timeIntervalSince1970 + 3600) * 1000))
+            try await ordering.publish(token: token, name: name, keyAuthorization: "k", kind: .http)
+            #expect(await expired.keyAuthorization(token: token) == nil)
+            await ordering.withdraw(token: token, name: name)
+        }
     }
 
     @Test("the store keeps the account and the certificate; one replica holds the ordering lease at a time", arguments: StoreKind.available)
@@ -136,5 +153,24 @@ struct ACMEServerPartsTests {
             #expect(try await store.takeACMELease(holder: first, now: now + 170, until: now + 200))
             try await store.releaseACMELease(holder: first)
         }
+    }
+
+    @Test("doctor reads the certificate's warnings from /readyz; check prints what the store holds")
+    func findings() {
+        func findings(_ body: String) -> [DoctorFinding] {
+            DeploymentDoctor.checkCertificate(readiness: FetchedDocument(status: 200, headers: [:], body: Array(body.utf8), truncated: false))
+        }
+        #expect(findings("ready\n").isEmpty)
+        let warned = findings("ready\nwarning: certificate: the certificate for a.example expires in 3 days\n")
+        #expect(warned.map(\.severity) == [.warning] && warned.first?.message == "the certificate for a.example expires in 3 days")
+        let missing = findings("not ready: certificate: none issued yet for a.example (ordering)\n")
+        #expect(missing.map(\.severity) == [.error] && missing.first?.message == "none issued yet for a.example (ordering)")
+        var acme = ACMESettings()
+        acme.names = ["a.example"]
+        #expect(CertificateCheck.text(acme: acme, issued: nil, now: 0).contains("warning: no certificate has been issued for a.example yet"))
+        let issued = IssuedCertificate(names: "a.example", chainPEM: "", keyPEM: "", notBefore: 0, notAfter: 90 * 86400)
+        let fresh = CertificateCheck.text(acme: acme, issued: issued, now: 86400)
+        #expect(fresh.contains("expires 1970-04-01T00:00:00Z, renewed from 1970-03-02T00:00:00Z") && !fresh.contains("warning"))
+        #expect(CertificateCheck.text(acme: acme, issued: issued, now: 85 * 86400).contains("warning: the certificate for a.example expires in 5 days"))
     }
 }
