@@ -77,7 +77,11 @@ extension ConsoleController {
             actions += [("send-reset", .sendReset, "secondary", nil), ("send-verify", .sendVerify, "secondary", nil)]
         }
         actions.append(("delete", .delete, "danger", .deleteAccountConfirm))
+        // "I never got the mail": this address's latest mails (the address is on the page already).
+        let mails = await accountMails(user.email)
         let values: [String: Any] = [
+            "hasMails": !mails.isEmpty, "mails": mails,
+            "allMailsHref": "\(Self.mailPath)?to=\(ActionLinkEncoder.percentEncode(user.email ?? ""))",
             "facts": facts.map { ["name": renderer[$0.0], "value": $0.1] },
             "actions": actions.map { action -> [String: Any] in
                 var form: [String: Any] = [
@@ -134,6 +138,18 @@ extension ConsoleController {
             return message(
                 renderer.format(.accountRefused, ["reason": refusal.code.rawValue]), in: .accounts, session: session, back: path,
                 status: .badRequest)
+        }
+    }
+
+    /// The newest mails to exactly `email` (the queue's search matches part of an address), as rows.
+    private func accountMails(_ email: String?) async -> [[String: Any]] {
+        guard let email, !email.isEmpty, let found = try? await mailQueue.list(MailQuery(recipient: email, limit: 50)) else { return [] }
+        let logsOnly = configuration.mailIsOnlyLogged
+        return found.filter { $0.recipient.caseInsensitiveCompare(email) == .orderedSame }.prefix(10).map { mail in
+            [
+                "kind": mail.kind, "state": renderer[Self.label(mail.state, logsOnly: logsOnly)], "queued": RFC3339.readable(milliseconds: mail.queuedAt),
+                "nextAttempt": mail.nextAttemptAt.map { RFC3339.readable(milliseconds: $0) } ?? "", "lastError": mail.lastError ?? "",
+            ]
         }
     }
 }

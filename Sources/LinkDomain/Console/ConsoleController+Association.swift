@@ -26,6 +26,8 @@ extension ConsoleController {
             "doctorRan": true, "doctorAt": RFC3339.readable(milliseconds: run.finishedAt) + " UTC",
             "findings": run.findings.map { finding -> [String: Any] in
                 var row: [String: Any] = ["severity": finding.severity.rawValue, "subject": finding.subject, "message": finding.message]
+                // On a developer's laptop, plain http and Apple's CDN never seeing the host are normal.
+                if finding.expectedInDevelopment, configuration.mode == .development { row["expected"] = renderer[.expectedInDevelopment] }
                 if let fix = finding.fix, finding.severity != .ok { row["fix"] = fix }
                 return row
             },
@@ -33,17 +35,11 @@ extension ConsoleController {
     }
 
     private func association(_ request: Request, session: ConsoleSession) -> Response {
-        let emailPaths = RoutePaths.actionLinkPaths(customActionPath: configuration.actionPath)
         var values: [String: Any] = [
             "doctorToken": token(session, "\(Self.base)/association/doctor"), "publicBaseURL": configuration.publicBaseURL,
             "apple": files.apple.text, "android": files.android.text,
             "appleSize": renderer.format(.bytes, ["count": String(files.apple.bytes.count)]),
-            "appleApps": configuration.apple.apps.map { app -> [String: Any] in
-                var claims = emailPaths + app.paths
-                if app.webcredentials { claims.append("webcredentials") }
-                if app.appClip { claims.append("appclips") }
-                return ["id": app.appID, "claims": claims.joined(separator: ", ")]
-            },
+            "appleApps": AppleFileClaims.of(files.apple.bytes).map { ["id": $0.appID, "claims": $0.claims.joined(separator: ", ")] },
             "androidApps": configuration.android.apps.map { ["id": $0.packageName, "claims": $0.fingerprints.joined(separator: ", ")] },
             "checks": [renderer[.checkOk]] + ConfigurationWarnings.of(configuration),
         ]

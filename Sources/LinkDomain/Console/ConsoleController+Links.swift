@@ -71,7 +71,7 @@ extension ConsoleController {
             },
             "links": page.map { listing -> [String: Any] in
                 [
-                    "suffix": listing.record.suffix,
+                    "suffix": listing.record.suffix, "shortLink": "\(configuration.publicBaseURL)/\(listing.record.suffix)",
                     "target": LinkParser.parseDynamicLink(query: Substring(listing.record.longLinkQuery))?.deepLink ?? listing.record.longLinkQuery,
                     "created": RFC3339.day(milliseconds: listing.record.createdAt), "clicks": String(listing.clicks),
                     "state": renderer[listing.disabled ? .disabled : .enabled],

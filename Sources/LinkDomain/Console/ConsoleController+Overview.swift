@@ -28,6 +28,9 @@ extension ConsoleController {
             "warnings": warnings, "hasWarnings": !warnings.isEmpty, "version": LinkDomainVersion.current,
             "codes": spent.map { ["mode": $0.key.rawValue, "count": String($0.value)] }, "hasCodes": !spent.isEmpty,
         ]
+        let health = await relayHealth()
+        values["relayHealth"] = health.text
+        values["relayState"] = health.state
         values.merge(doctorValues()) { $1 }
         return renderer.page("console-overview", title: renderer[.overview], chrome: chrome(session, .overview), values: values)
     }

@@ -35,6 +35,11 @@ struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
                 status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ConsoleRenderer.stylesheet))
         }
+        all.get(RouterPath("\(Self.base)/console.js")) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ConsoleRenderer.script))
+        }
         // Every page in the operator's language, the sign-in page and refusals included.
         let routes = all.group().add(middleware: ConsoleLanguageMiddleware(router: router))
         routes.get(RouterPath("\(Self.base)/sign-in")) { request, _ in try await signInPage(request) }

@@ -73,6 +73,8 @@ struct ConsoleRenderer: Sendable {
     }
 
     static let stylesheet = ByteBuffer(string: PageAssets.builtInFiles["console/console.css"] ?? "")
+    /// Copy buttons, and a page Back restores asked for again; nothing depends on it.
+    static let script = ByteBuffer(string: PageAssets.builtInFiles["console/console.js"] ?? "")
 
     /// Console answers are never cached or indexed.
     static let headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .xRobotsTag: "noindex, nofollow"]

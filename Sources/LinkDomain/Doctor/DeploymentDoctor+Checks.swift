@@ -84,6 +84,7 @@ extension DeploymentDoctor {
                         .error, apple, "no app handles \(path): email links open the browser, not the app",
                         fix: "Add the component {\"/\": \"\(path)*\"} to the app's entry (LinkDomain's generated file has it)."))
         }
+        findings.append(checkShortLinks(details))
         return findings
     }
 
@@ -150,6 +151,24 @@ extension DeploymentDoctor {
         ]
     }
 
+    /// A path shaped like a short link (`/` and a generated suffix), asked of the file as iOS would.
+    static let shortLinkSample = "/Ab3dE9"
+
+    /// Whether short links open an app: Dynamic Links' did wherever the app claimed the domain;
+    /// here only where the file claims their paths (a warning otherwise, with what to add).
+    static func checkShortLinks(_ details: [JSONValue]) -> DoctorFinding {
+        let opening = details.compactMap { detail -> String? in
+            guard case .object(let entry) = detail, AppleAssociationPatterns.handles(shortLinkSample, entry: entry) else { return nil }
+            if case .list(let ids)? = entry["appIDs"], case .string(let first)? = ids.first { return first }
+            if case .string(let id)? = entry["appID"] { return id }
+            return "an app"
+        }
+        if let app = opening.first { return DoctorFinding(.ok, apple, "short links (such as \(shortLinkSample)) open \(app)") }
+        return DoctorFinding(
+            .warning, apple, "short links (such as \(shortLinkSample)) open the browser, not the app: no app claims them",
+            fix: "To open short links in the app, add \"/*\" (and \"NOT /__/*\" first if the app must not take this service's pages) to apple.apps[i].paths.")
+    }
+
     static func looksLikeHTML(_ body: [UInt8]) -> Bool {
         let start = body.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         return start.first == UInt8(ascii: "<")
@@ -162,13 +181,15 @@ extension DeploymentDoctor {
             "Apple's CDN fetches the file again on its own schedule (within about a day, sometimes longer); "
             + "to test a change at once, use the developer mode `?mode=developer` associated domain on a test device."
         guard case .success(let document) = copy else {
-            if case .failure(let problem) = copy { return DoctorFinding(.warning, subject, "its copy could not be read: \(problem.message)", fix: refresh) }
-            return DoctorFinding(.warning, subject, "its copy could not be read", fix: refresh)
+            if case .failure(let problem) = copy {
+                return DoctorFinding(.warning, subject, "its copy could not be read: \(problem.message)", fix: refresh, expectedInDevelopment: true)
+            }
+            return DoctorFinding(.warning, subject, "its copy could not be read", fix: refresh, expectedInDevelopment: true)
         }
         guard document.status == 200 else {
             return DoctorFinding(
                 .warning, subject, "has no copy of this host's file yet (\(document.status)): iPhones will not open links in the app until it has",
-                fix: refresh)
+                fix: refresh, expectedInDevelopment: true)
         }
         let ours = try? JSONDecoder().decode(JSONValue.self, from: Data(served.body))
         let theirs = try? JSONDecoder().decode(JSONValue.self, from: Data(document.body))

@@ -18,12 +18,16 @@ public struct DoctorFinding: Sendable, Equatable {
     public var subject: String
     public var message: String
     public var fix: String?
+    /// A finding every server on a developer's laptop gets (plain http, Apple's CDN unable to
+    /// reach it): the console marks it as expected there.
+    public var expectedInDevelopment = false
 
-    public init(_ severity: Severity, _ subject: String, _ message: String, fix: String? = nil) {
+    public init(_ severity: Severity, _ subject: String, _ message: String, fix: String? = nil, expectedInDevelopment: Bool = false) {
         self.severity = severity
         self.subject = subject
         self.message = message
         self.fix = fix
+        self.expectedInDevelopment = expectedInDevelopment
     }
 }
 
@@ -74,7 +78,8 @@ public struct DeploymentDoctor: Sendable {
             findings.append(
                 DoctorFinding(
                     .error, "site", "\(base) is not HTTPS: iOS and Android fetch association files over HTTPS only",
-                    fix: "Serve the link domain over HTTPS (server.tls in LinkDomain, or a TLS-terminating proxy)."))
+                    fix: "Serve the link domain over HTTPS (server.tls or server.tls.acme in LinkDomain, or a TLS-terminating proxy).",
+                    expectedInDevelopment: true))
         }
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile { tls.additionalTrustRoots = [.file(caFile)] }

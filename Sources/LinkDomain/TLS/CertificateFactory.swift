@@ -18,7 +18,7 @@ enum CertificateFactory {
         let request = try CertificateSigningRequest(
             version: .v1, subject: try DistinguishedName { CommonName(names.first ?? "") },
             privateKey: Certificate.PrivateKey(key),
-            attributes: CertificateSigningRequest.Attributes([.init(try ExtensionRequest(extensions: extensions))]))
+            attributes: CertificateSigningRequest.Attributes([.init(ExtensionRequest(extensions: extensions))]))
         var serializer = DER.Serializer()
         try serializer.serialize(request)
         return serializer.serializedBytes
@@ -57,7 +57,6 @@ enum CertificateFactory {
         try serializer.serialize(certificate)
         let nioCertificate = try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)
         let nioKey = try NIOSSLPrivateKey(bytes: Array(key.derRepresentation), format: .der)
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(nioCertificate)], privateKey: .privateKey(nioKey))
-        return configuration
+        return TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(nioCertificate)], privateKey: .privateKey(nioKey))
     }
 }

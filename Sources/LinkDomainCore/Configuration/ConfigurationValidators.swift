@@ -88,9 +88,10 @@ package enum ConfigurationValidators {
         return valid ? lowered : nil
     }
 
-    /// A name a public CA issues for: a host name with a dot, not an IP address, no wildcard.
+    /// A name to order a certificate for: a DNS host name, not an IP address, no wildcard (the CA
+    /// decides whether it issues for it: a public one refuses `localhost`, a test CA may not).
     package static func certificateName(_ value: String) -> String? {
-        guard let host = hostName(value), host.contains("."), !host.utf8.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }) else { return nil }
+        guard let host = hostName(value), !host.utf8.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: ".") }) else { return nil }
         return host
     }
 
