@@ -160,19 +160,22 @@ public struct LinkDomainServices: Sendable {
         // After the database's service, so that it stops first: its last flush still has the database.
         services.backgroundServices.append(services.linkEvents)
         services.backgroundServices.append(HangupHandler(certificates: certificates, logger: logger))
+        var renewer: CertificateRenewer?
         if let acme = configuration.server.acme, let certificates {
             let responses = ChallengeResponses(shared: opened.acme, clock: clock), status = RenewalStatus()
             services.challengeResponses = responses
             services.renewalStatus = status
-            services.backgroundServices.append(
-                CertificateRenewer(
-                    settings: acme, store: opened.acme, certificates: certificates, responses: responses, status: status, metrics: metrics,
-                    clock: clock, listening: services.listening, logger: logger))
+            renewer = CertificateRenewer(
+                settings: acme, store: opened.acme, certificates: certificates, responses: responses, status: status, metrics: metrics,
+                clock: clock, listening: services.listening, logger: logger)
+            renewer.map { services.backgroundServices.append($0) }
         }
         services.backgroundServices.append(FreedMemoryTrimmer())
         // Last, so that it stops first: the mails it still writes have the database and the outbox.
         services.backgroundServices.append(pendingWork)
         if let prepare = opened.prepare { services.beforeServing.append(prepare) }
+        // A restart serves the certificate already issued from its first handshake, not the stand-in.
+        if let renewer { services.beforeServing.append { await renewer.installStored() } }
         return services
     }
 }
