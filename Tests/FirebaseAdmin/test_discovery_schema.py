@@ -11,6 +11,7 @@ import os
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 
@@ -231,6 +232,30 @@ def test_dynamic_links_answers_match_the_published_schema(server):
         body={"dynamicLinkInfo": {"domainUriPrefix": domain, "link": "https://example.com/deep",
                                   "androidInfo": {"androidPackageName": "com.example.app"}},
               "suffix": {"option": "SHORT"}})
+    # CUSTOM, as the published Suffix schema describes it: the chosen suffix, and a taken one refused.
+    chosen = f"Spring{uuid.uuid4().hex[:6]}"
+    custom = {"longDynamicLink": f"{domain}/?link=https://example.com/spring", "suffix": {"option": "CUSTOM", "customSuffix": chosen}}
+    made = run(conformance, document, links, "shortLinks.create", body=custom)
+    assert made["shortLink"] == f"{domain}/{chosen}", made
+    from googleapiclient.errors import HttpError
+    for body, status in [(custom, 409), ({**custom, "suffix": {"option": "CUSTOM", "customSuffix": "has space"}}, 400),
+                         ({**custom, "suffix": {"option": "CUSTOM", "customSuffix": "__/auth"}}, 400),
+                         ({"longDynamicLink": f"{domain}/?link=https://shop.acme.example/spring"}, 400)]:
+        with pytest.raises(HttpError) as refused:
+            links.shortLinks().create(body=body).execute()
+        assert refused.value.resp.status == status, (body, refused.value.content)
+    # Not in the discovery document, as the console's JSON API has them: PATCH, then search by what is pasted.
+    request = urllib.request.Request(f"{server.base}/v1/shortLinks/{chosen}?key={LINK_KEY}", method="PATCH",
+                                     data=json.dumps({"longDynamicLink": f"{domain}/?link=https://example.com/summer"}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        changed = json.load(response)
+    assert "summer" in changed["longDynamicLink"] and changed["shortLink"] == made["shortLink"], changed
+    for pasted in [made["shortLink"], f"/{chosen}", chosen.lower(), "example.com/summer"]:
+        url = f"{server.base}/v1/shortLinks?key={LINK_KEY}&query={urllib.parse.quote(pasted, safe='')}"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            found = [link["shortLink"] for link in json.load(response).get("shortLinks", [])]
+        assert made["shortLink"] in found, (pasted, found)
     # Clicks of every kind, so that the statistics have events to report.
     class NoRedirects(urllib.request.HTTPRedirectHandler):
         def redirect_request(self, *arguments):
