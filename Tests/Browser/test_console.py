@@ -1,8 +1,14 @@
 """The console in headless Chromium, in a deployment configuration (an https public URL, a console
 user): signing in, a short link's whole life (created, found, its QR code decoded with zbarimg, its
-clicks seen, disabled, deleted), a failed mail sent again after the relay relents, an account
-disabled and mailed, a cross-site form refused; then axe-core on every console page in light and
-dark. Everything but axe runs with JavaScript off: the console has no script to need."""
+clicks seen, disabled, deleted, and Back after the delete asking for the page again), its copy
+buttons, a failed mail sent again after the relay relents (the overview's relay line saying so, and
+the account's page listing the mail), an account disabled and mailed, the Association page's claims
+read from the served file, a cross-site form refused; then axe-core on every console page in light
+and dark. The console has a script of its own, /__/console/console.js (under `script-src 'self'`),
+which only adds copy buttons and asks again for a page the browser brings back from its
+back/forward cache; every page works without it, so most flows here run with JavaScript off, and
+the copy buttons and Back after a delete run both ways. The development console (no sign-in, its
+doctor findings marked as expected there) is in test_console_operator.py."""
 
 import http.client
 import json
@@ -97,6 +103,85 @@ def download(driver, base, path):
         return response.status, response.read()
 
 
+def wait_until(driver, condition, timeout=30, message=""):
+    """Waits (generously) until `condition(driver)` is true, and returns what it returned."""
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.2, ignored_exceptions=(WebDriverException,)).until(condition, message)
+
+
+def create_link(driver, base, long_link):
+    """Makes a short link with the console's form; its suffix."""
+    driver.get(f"{base}/__/console/links")
+    driver.find_element("id", "link").send_keys(long_link)
+    submit(driver, "/__/console/links")
+    match = re.search(r"/__/console/links/([A-Za-z0-9]+)", driver.current_url)
+    assert match, driver.current_url
+    return match.group(1)
+
+
+def relay_line(driver, base):
+    """The overview's `Mail relay` section: (the class of the paragraph right after its heading, its text)."""
+    driver.get(f"{base}/__/console")
+    paragraph = driver.find_element("xpath", "//h2[normalize-space()='Mail relay']/following-sibling::*[1]")
+    assert paragraph.tag_name == "p", paragraph.get_attribute("outerHTML")
+    return paragraph.get_attribute("class"), " ".join(paragraph.text.split())
+
+
+def account_mails(driver):
+    """The current account page's `Mails to this address` section: its table's rows as {column: cell}
+    (none if it has no table) and the paragraph after it."""
+    heading = driver.find_element("xpath", "//h2[normalize-space()='Mails to this address']")
+    following = heading.find_element("xpath", "following-sibling::*[1]")
+    if following.tag_name != "table":
+        return [], following.text
+    # Read as text content: in a narrow window the column headings are there for screen readers only.
+    def text(cell):
+        return " ".join(cell.get_attribute("textContent").split())
+    columns = [text(cell) for cell in following.find_elements("css selector", "thead th")]
+    rows = [dict(zip(columns, [text(cell) for cell in row.find_elements("css selector", "td")]))
+            for row in following.find_elements("css selector", "tbody tr")]
+    return rows, following.find_element("xpath", "following-sibling::*[1]").text
+
+
+def clipboard(driver):
+    """What the page's clipboard holds (Chromium headless keeps one of its own)."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.clipboard.readText().then(done, error => done('clipboard unreadable: ' + error));")
+
+
+def check_copy_button(driver, button, short_link, javascript):
+    """A copy button for `short_link`: hidden without JavaScript; with it shown, and a click puts the
+    short link on the clipboard and says so in the status the script adds right after it."""
+    assert button.get_attribute("data-copy") == short_link
+    assert button.get_attribute("type") == "button" and "copy" in button.get_attribute("class").split()
+    if not javascript:
+        assert button.get_attribute("hidden") is not None and not button.is_displayed(), button.get_attribute("outerHTML")
+        # No script ran: nothing was added after the button.
+        assert not button.find_elements("xpath", "following-sibling::*[1][self::span][@role='status']")
+        return
+    wait_until(driver, lambda d: button.is_displayed(), message="the copy button stayed hidden with JavaScript on")
+    status = button.find_element("xpath", "following-sibling::*[1]")
+    assert status.tag_name == "span" and status.get_attribute("role") == "status" and status.text == ""
+    # Something else on the clipboard first, so only the click can put the short link there.
+    wrote = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.clipboard.writeText('nothing copied yet').then(() => done(true), error => done(String(error)));")
+    assert wrote is True, wrote
+    assert clipboard(driver) == "nothing copied yet"
+    # The status is cleared again after a few seconds: what it said is recorded as it changes.
+    driver.execute_script(
+        "const button = arguments[0], status = arguments[1]; window.__copyStatus = [];"
+        "new MutationObserver(() => window.__copyStatus.push([status.textContent, button.classList.contains('copied')]))"
+        ".observe(status, {childList: true, characterData: true, subtree: true});", button, status)
+    button.click()
+    wait_until(driver, lambda d: clipboard(d) == short_link, message=f"the clipboard never held {short_link}")
+    said = wait_until(driver, lambda d: d.execute_script("return window.__copyStatus.length ? window.__copyStatus : null"))
+    assert said[0] == ["Copied to the clipboard", True], said
+
+
 def test_signed_out_requests_go_to_sign_in_and_a_wrong_password_is_refused(server):
     driver = chromium(DESKTOP)
     try:
@@ -156,24 +241,80 @@ def test_a_short_link_from_creation_to_deletion(server, tmp_path, javascript):
         submit(driver, f"/__/console/links/{suffix}/enable")
         assert status_of(base, f"/{suffix}") == 302
 
+        if javascript:
+            # A page the browser brings back from its back/forward cache (pageshow with `persisted`)
+            # is asked for again: the script reloads it. Chromium keeps no-store pages out of that
+            # cache, so the event is dispatched here as the browser would.
+            driver.execute_script("window.__linkdomainOldPage = true;"
+                                  "window.dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}));")
+            wait_until(driver, lambda d: d.execute_script(
+                "return window.__linkdomainOldPage !== true && document.readyState === 'complete'"
+                " && performance.getEntriesByType('navigation')[0].type === 'reload'"),
+                message="a page shown again from the back/forward cache was not reloaded")
+            assert page_heading(driver) == f"Short link /{suffix}"
+
         driver.find_element("css selector", f"form[action='/__/console/links/{suffix}/delete'] input[name=confirm]").click()
         submit(driver, f"/__/console/links/{suffix}/delete")
         assert f"Deleted /{suffix}" in driver.page_source
         assert status_of(base, f"/{suffix}") == 404
+
+        # Back, to the link's page as it was before the delete: it is asked for again (no-store, and
+        # the script), so it says the link is gone instead of offering its buttons.
+        driver.back()
+        wait_until(driver, lambda d: d.execute_script("return document.readyState === 'complete'")
+                   and f"/__/console/links/{suffix}" in d.current_url and page_heading(d) is not None)
+        assert page_heading(driver) != f"Short link /{suffix}"
+        assert "There is nothing here." in driver.find_element("css selector", "main").text
+        for change in ["delete", "disable", "enable"]:
+            assert not driver.find_elements("css selector", f"form[action='/__/console/links/{suffix}/{change}']"), change
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("javascript", [False, True], ids=["javascript off", "javascript on"])
+def test_copy_buttons_copy_the_short_link_with_javascript_and_stay_hidden_without(server, javascript):
+    base = server.base
+    driver = chromium(DESKTOP, javascript=javascript)
+    try:
+        if javascript:
+            driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        sign_in(driver, base)
+        suffix = create_link(driver, base, f"https://example.com/copy/{int(javascript)}")
+        short_link = f"https://links.example.com/{suffix}"
+
+        # The link's page: the short link as text, its button beside it.
+        driver.get(f"{base}/__/console/links/{suffix}")
+        link = driver.find_element("css selector", f"main a[href='{short_link}']")
+        assert link.is_displayed() and link.text == short_link
+        check_copy_button(driver, link.find_element("xpath", "following-sibling::button[1]"), short_link, javascript)
+
+        # The listing: a button in the link's row copies that row's short link.
+        driver.get(f"{base}/__/console/links?q={suffix}")
+        row = next(row for row in driver.find_elements("css selector", "table.listing tbody tr")
+                   if row.find_elements("css selector", f"a[href='/__/console/links/{suffix}']"))
+        assert f"/{suffix}" in row.text
+        buttons = row.find_elements("css selector", "button.copy")
+        assert len(buttons) == 1
+        check_copy_button(driver, buttons[0], short_link, javascript)
+    finally:
+        driver.quit()
+
+
+def send_reset(base, address):
+    """Asks for a password-reset mail to `address` with the admin API."""
+    request = urllib.request.Request(f"{base}/identitytoolkit.googleapis.com/v1/projects/demo-linkdomain/accounts:sendOobCode",
+                                     data=json.dumps({"requestType": "PASSWORD_RESET", "email": address}).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {ADMIN_KEY}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.status == 200
 
 
 def test_a_failed_mail_is_shown_with_the_relays_answer_and_sent_after_retry(server, relay):
     base = server.base
     address = f"refused-{int(time.time() * 1000)}@example.com"
     relay._reject = frozenset([address])
-    api(base, "/identitytoolkit.googleapis.com/v1/accounts:signUp", {"email": address, "password": "first password"})
-    request = urllib.request.Request(f"{base}/identitytoolkit.googleapis.com/v1/projects/demo-linkdomain/accounts:sendOobCode",
-                                     data=json.dumps({"requestType": "PASSWORD_RESET", "email": address}).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", "Authorization": f"Bearer {ADMIN_KEY}"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        assert response.status == 200
+    user = api(base, "/identitytoolkit.googleapis.com/v1/accounts:signUp", {"email": address, "password": "first password"})
+    send_reset(base, address)
     relay.wait_for_attempts(1)
     driver = chromium(DESKTOP)
     try:
@@ -186,12 +327,32 @@ def test_a_failed_mail_is_shown_with_the_relays_answer_and_sent_after_retry(serv
             time.sleep(0.2)
         row = next(row for row in driver.find_elements("css selector", "table.listing tbody tr") if masked in row.text)
         assert "550" in row.text and address not in driver.page_source
+        retry = row.find_element("css selector", "form[action$='/retry']").get_attribute("action").split(base, 1)[-1]
+
+        # While the relay refuses, and no mail has been sent since, the overview says so with its answer.
+        state, text = relay_line(driver, base)
+        assert state == "relay-failing", (state, text)
+        assert re.fullmatch(r"Not delivering: mails queued since .+ UTC were not taken\. The relay's last answer: .*\b550 5\.1\.1\b.*", text), text
+        assert address not in driver.page_source
+        # The account's page lists the failed mail with the relay's answer, and leads to every mail to it.
+        driver.get(f"{base}/__/console/accounts/{user['localId']}")
+        rows, after = account_mails(driver)
+        assert len(rows) == 1, rows
+        assert rows[0]["State"] == "Failed" and "550 5.1.1" in rows[0]["Relay's last answer"] and rows[0]["Queued"], rows
+        assert after == "Every mail to this address"
+
         relay._reject = frozenset()
         delivered = len(relay.messages)
-        submit(driver, row.find_element("css selector", "form[action$='/retry']").get_attribute("action").split(base, 1)[-1])
+        driver.get(f"{base}/__/console/mail?state=failed")
+        submit(driver, retry)
         assert "will be sent again" in driver.page_source
         relay.wait_for(delivered + 1)
         assert any(address in message.rcpt_tos for message in relay.messages[delivered:])
+
+        # Sent: the overview says the relay delivers (the server records the send once the relay has answered).
+        state, text = wait_until(driver, lambda d: (line := relay_line(d, base))[0] == "relay-ok" and line,
+                                 message="the overview never said the relay delivers")
+        assert re.fullmatch(r"Delivering: the last mail was sent .+ UTC\.", text), text
     finally:
         driver.quit()
 
@@ -206,6 +367,9 @@ def test_an_account_found_disabled_and_mailed(server, relay):
         driver.get(f"{base}/__/console/accounts?q={urllib.parse.quote(address)}")
         driver.get(f"{base}/__/console/accounts/{user['localId']}")
         page = f"/__/console/accounts/{user['localId']}"
+        # Nothing mailed to it yet.
+        assert account_mails(driver) == ([], "No mail to this address is in the queue.")
+        assert not driver.find_elements("link text", "Every mail to this address")
         submit(driver, f"{page}/disable")
         assert "cannot sign in" in driver.page_source
         try:
@@ -218,6 +382,65 @@ def test_an_account_found_disabled_and_mailed(server, relay):
         assert "on its way" in driver.page_source
         relay.wait_for(delivered + 1)
         assert any(address in message.rcpt_tos for message in relay.messages[delivered:])
+
+        # Its page lists the mail, sent, and leads to every mail to the address.
+        def sent_rows(d):
+            d.get(f"{base}{page}")
+            rows, _ = account_mails(d)
+            return rows if rows and rows[0]["State"] == "Sent" else None
+        rows = wait_until(driver, sent_rows, message="the account's page never listed its mail as sent")
+        assert len(rows) == 1, rows
+        assert list(rows[0]) == ["Kind", "State", "Queued", "Next attempt", "Relay's last answer"], rows
+        assert rows[0]["Kind"] == "reset-password" and re.search(r"\d{4}-\d\d-\d\d", rows[0]["Queued"]), rows
+        assert rows[0]["Next attempt"] == "" and rows[0]["Relay's last answer"] == "", rows
+        every = driver.find_element("link text", "Every mail to this address")
+        target = urllib.parse.urlsplit(every.get_attribute("href"))
+        assert target.path == "/__/console/mail" and urllib.parse.parse_qs(target.query) == {"to": [address]}, target
+        click_and_wait_for_next_page(driver, every)
+        found = [row.text for row in driver.find_elements("css selector", "table.listing tbody tr")]
+        assert len(found) == 1 and address in found[0] and "reset-password" in found[0] and "Sent" in found[0], found
+
+        # The same mails the overview counts as sent: the relay delivers.
+        state, text = relay_line(driver, base)
+        assert state == "relay-ok" and text.startswith("Delivering: the last mail was sent "), (state, text)
+    finally:
+        driver.quit()
+
+
+def apple_claims(served):
+    """What a served apple-app-site-association claims for each app, read as iOS reads it: each
+    detail's components (`NOT ` before an excluded one), or its older `paths`; then `webcredentials`
+    and `appclips` where they list the app."""
+    claims = {}
+    for detail in served.get("applinks", {}).get("details", []):
+        components = detail.get("components")
+        if components is not None:
+            assert all(set(component) <= {"/", "exclude", "comment"} for component in components), components
+            patterns = [("NOT " if component.get("exclude") else "") + component.get("/", "*") for component in components]
+        else:
+            patterns = detail.get("paths", [])
+        for app in detail.get("appIDs") or [detail["appID"]]:
+            claims.setdefault(app, []).extend(patterns or ["(no paths)"])
+    for section in ["webcredentials", "appclips"]:
+        for app in served.get(section, {}).get("apps", []):
+            claims.setdefault(app, []).append(section)
+    return {app: ", ".join(patterns) for app, patterns in claims.items()}
+
+
+def test_the_association_page_says_what_the_served_apple_file_claims(server):
+    with urllib.request.urlopen(server.base + "/.well-known/apple-app-site-association", timeout=10) as response:
+        served = json.load(response)
+    expected = apple_claims(served)
+    assert expected == {"ABCDE12345.com.example.app": "/__/auth/links*, /__/auth/action*"}, expected
+    driver = chromium(DESKTOP)
+    try:
+        sign_in(driver, server.base)
+        driver.get(f"{server.base}/__/console/association")
+        table = driver.find_element("xpath", "//table[thead/tr/th[normalize-space()='Opens']]")
+        assert [" ".join(th.get_attribute("textContent").split()) for th in table.find_elements("css selector", "thead th")] == ["App", "Opens"]
+        shown = {row.find_element("css selector", "td code").text: row.find_elements("css selector", "td")[1].text
+                 for row in table.find_elements("css selector", "tbody tr")}
+        assert shown == expected, (shown, expected)
     finally:
         driver.quit()
 
@@ -257,8 +480,10 @@ def violations(driver, name):
     return [f"{name}: {violation['id']}: {[node['html'] for node in violation['nodes']][:3]}" for violation in result["violations"]]
 
 
-def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server):
-    """axe-core's WCAG A and AA rules on every console page, at desktop and phone width (the README's screenshots come from scripts/screenshots)."""
+def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server, relay):
+    """axe-core's WCAG A and AA rules on every console page, at desktop and phone width (the README's screenshots come from scripts/screenshots),
+    with JavaScript on: the copy buttons shown, the overview's relay line saying the relay refuses (its warning colour), an
+    account's page with a failed mail and one with none."""
     base = server.base
     driver = chromium(DESKTOP, javascript=True)
     driver.set_window_size(1280, 900)
@@ -273,9 +498,26 @@ def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server
             status_of(base, f"/{suffix}")
         user = api(base, "/identitytoolkit.googleapis.com/v1/accounts:signUp", {"email": f"axe-{int(time.time() * 1000)}@example.com",
                                                                                 "password": "first password"})
+        # An account with a mail the relay refused: its page lists it with the relay's answer, and
+        # the overview says the relay is not delivering (nothing is sent after it in this module).
+        refused = f"axe-refused-{int(time.time() * 1000)}@example.com"
+        mailed = api(base, "/identitytoolkit.googleapis.com/v1/accounts:signUp", {"email": refused, "password": "first password"})
+        relay._reject = frozenset([refused])
+        try:
+            send_reset(base, refused)
+
+            def failed_row(d):
+                d.get(f"{base}/__/console/accounts/{mailed['localId']}")
+                rows, _ = account_mails(d)
+                return bool(rows) and rows[0]["State"] == "Failed"
+            wait_until(driver, failed_row, message="the refused mail never showed as failed on its account's page")
+        finally:
+            relay._reject = frozenset()
+        assert relay_line(driver, base)[0] == "relay-failing"
         pages = {"overview": "/__/console", "links": "/__/console/links", "link": link_page, "mail": "/__/console/mail?state=sent", "mail, failed": "/__/console/mail?state=failed",
                  "mail, waiting": "/__/console/mail?state=queued", "accounts, found": f"/__/console/accounts?q={user['localId']}",
                  "accounts": "/__/console/accounts", "account": f"/__/console/accounts/{user['localId']}",
+                 "account, mailed": f"/__/console/accounts/{mailed['localId']}",
                  "association": "/__/console/association", "not found": "/__/console/links/zzzzzz"}
         failures = []
         signed_out = chromium(DESKTOP, javascript=True)
@@ -295,6 +537,10 @@ def test_console_pages_have_no_accessibility_violations_in_light_and_dark(server
                 driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
                 for name, path in pages.items():
                     driver.get(base + path)
+                    if name in ("link", "links"):
+                        # The script has shown the copy buttons axe is to check.
+                        wait_until(driver, lambda d: any(button.is_displayed() for button in d.find_elements("css selector", "button.copy")),
+                                   message=f"no copy button shown on {name} ({scheme}, {width} px)")
                     failures += violations(driver, f"{name} ({scheme}, {width} px)")
                     if width < 400:
                         wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
@@ -310,6 +556,12 @@ def test_the_console_answers_are_never_cached_or_indexed(server):
     assert response.headers["Cache-Control"] == "no-store"
     assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
     assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    # Its one script comes from the console itself (no inline script), as the policy allows.
+    page = response.read().decode()
+    assert re.findall(r"<script\b[^>]*>", page) == ['<script src="/__/console/console.js" defer>'], re.findall(r"<script\b[^>]*>", page)
+    with urllib.request.urlopen(server.base + "/__/console/console.js", timeout=10) as script:
+        assert script.status == 200 and script.headers["Content-Type"].startswith("text/javascript")
+        assert b"data-copy" in script.read()
 
 
 def test_every_change_above_wrote_an_audit_line_and_none_holds_a_secret(server):

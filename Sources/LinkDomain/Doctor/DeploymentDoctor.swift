@@ -97,7 +97,10 @@ public struct DeploymentDoctor: Sendable {
         case .success(let document):
             findings += Self.checkApple(document)
             if let cdn = await appleCopy(client) { findings.append(Self.compareAppleCopy(cdn, with: document)) }
-        case .failure(let problem): findings.append(problem.finding(Self.apple))
+        case .failure(let problem):
+            findings.append(problem.finding(Self.apple))
+            // A host that cannot be reached at all says so once, not after every fetch's timeout.
+            if problem.unreachable { return findings }
         }
         switch await fetch(Self.androidPath, client) {
         case .success(let document): findings += Self.checkAndroid(document)
@@ -157,6 +160,8 @@ public struct DeploymentDoctor: Sendable {
     struct FetchProblem: Error {
         let message: String
         let fix: String
+        /// No connection was made (a name that does not resolve, a refused or silent port).
+        var unreachable = false
 
         func finding(_ subject: String) -> DoctorFinding { DoctorFinding(.error, subject, message, fix: fix) }
     }
@@ -202,7 +207,8 @@ public struct DeploymentDoctor: Sendable {
             return .failure(
                 FetchProblem(
                     message: "\(url) could not be fetched (\(error))",
-                    fix: "Make the host reachable on port 443 from the internet, not only from inside your network."))
+                    fix: "Make the host reachable on port 443 from the internet, not only from inside your network.",
+                    unreachable: !(error is HTTPClientError) || [.connectTimeout, .deadlineExceeded].contains(error as? HTTPClientError)))
         }
     }
 }
