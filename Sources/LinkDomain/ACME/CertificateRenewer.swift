@@ -33,7 +33,8 @@ struct CertificateRenewer: Service {
         await cancelWhenGracefulShutdown { await listening.wait() }
         let http = ACMEClient.makeHTTPClient(trustedCertificatesPath: settings.trustedCertificatesPath)
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            let wait = await step(http: http)
+            // A stop does not wait for an order's polls: the order ends, the lease is given up.
+            let wait = await cancelWhenGracefulShutdown { await step(http: http) }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(wait)) }
         }
         try? await http.shutdown()
@@ -56,10 +57,17 @@ struct CertificateRenewer: Service {
             logger.warning("ACME: the ordering lease could not be read", metadata: ["error": .string("\(error)")])
             return 5
         }
-        // Another replica is ordering: its certificate will be in the store.
+        // Another replica is ordering, or waiting to try again: its certificate will be in the store.
         guard leased else { return 2 }
         let wait = await orderUnderLease(http: http)
-        try? await store.releaseACMELease(holder: holder)
+        if status.current.failures > 0, !Task.isCancelled {
+            // The backoff is every replica's: the lease is kept until the next attempt, so that
+            // replicas do not each try again at once (a CA counts failed validations per name).
+            _ = try? await store.takeACMELease(holder: holder, now: clock.nowSeconds, until: status.current.nextAttemptAt)
+        } else {
+            // Given up even when a stop cancelled the order: the next replica need not wait for it to expire.
+            await Task { [store, holder] in try? await store.releaseACMELease(holder: holder) }.value
+        }
         return wait
     }
 
@@ -83,6 +91,7 @@ struct CertificateRenewer: Service {
             metrics.acmeOrder(issued: true)
             return 1
         } catch {
+            if Task.isCancelled { return 0 }
             let failure = error as? ACMEError ?? .orderFailed(String(describing: error).prefix(200).description)
             status.failed(failure, now: clock.nowSeconds)
             metrics.acmeOrder(issued: false)
