@@ -45,6 +45,11 @@ final class ClientHelloPeek: ChannelInboundHandler, RemovableChannelHandler {
         } else {
             buffered?.writeBuffer(&incoming)
         }
+        // Nothing is decided from more than a record; a client sending on while the store is asked is cut off.
+        if let held = buffered?.readableBytes, held > 2 * TLSClientHello.largestRecord {
+            context.close(promise: nil)
+            return
+        }
         guard !waitingForStore, let bytes = buffered else { return }
         let peeked = TLSClientHello.peek(Array(bytes.readableBytesView.prefix(TLSClientHello.largestRecord)))
         if peeked == .needMore, bytes.readableBytes < TLSClientHello.largestRecord { return }
@@ -62,6 +67,7 @@ final class ClientHelloPeek: ChannelInboundHandler, RemovableChannelHandler {
         lookup.completeWithTask { [responses] in await responses.sharedContext(for: hello) }
         lookup.futureResult.whenSuccess { shared in
             let (peek, context) = bound.value
+            guard context.channel.isActive else { return }
             guard let shared else {
                 context.close(promise: nil)
                 return
