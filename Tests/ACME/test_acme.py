@@ -99,7 +99,7 @@ class Pebble:
     and `tls_port` and issuing certificates valid for `validity` seconds. Every order's challenge
     is checked: Pebble otherwise reuses a valid authorization for half of the later orders."""
 
-    def __init__(self, directory, pki, processes, *, http_port, tls_port, validity=None):
+    def __init__(self, directory, pki, processes, *, http_port, tls_port, validity=None, mac_keys=None):
         self.directory, self.pki, self.processes = Path(directory), pki, processes
         self.dns_port, self.port, self.management_port, self.challenges_port = (free_port() for _ in range(4))
         self.environment = {key: value for key, value in os.environ.items() if not key.startswith("PEBBLE_")}
@@ -109,6 +109,8 @@ class Pebble:
                          "httpPort": http_port, "tlsPort": tls_port, "ocspResponderURL": "", "externalAccountBindingRequired": False}
         if validity:
             configuration["certificateValidityPeriod"] = validity
+        if mac_keys:
+            configuration.update(externalAccountBindingRequired=True, externalAccountMACKeys=mac_keys)
         self.configuration = self.directory / "pebble.json"
         self.configuration.write_text(json.dumps({"pebble": configuration}))
         self.directory_url = f"https://localhost:{self.port}/dir"
@@ -187,7 +189,7 @@ class LinkDomain:
     """`linkdomain serve` ordering its certificate from `pebble`; its output goes to NAME.log."""
 
     def __init__(self, directory, name, processes, *, pebble, pki, tls_port, challenge="tls-alpn-01", http_port=None,
-                 storage=None, extra=None):
+                 storage=None, extra=None, environment=None):
         self.directory, self.name, self.tls_port, self.http_port = Path(directory), name, tls_port, http_port
         server = {"host": "127.0.0.1", "port": tls_port, "forceDevelopmentMode": True,
                   "tls": {"acme": {"directoryURL": pebble.directory_url, "email": "ops@example.test",
@@ -202,7 +204,8 @@ class LinkDomain:
         # Someone may be rebuilding the binary: it may be missing for a moment.
         wait_for(lambda: os.access(BINARY, os.X_OK), 300, f"{BINARY} to exist")
         self.log = open(self.directory / f"{name}.log", "w+")
-        self.process = subprocess.Popen([str(BINARY), "serve", "--config", str(path)], stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([str(BINARY), "serve", "--config", str(path)], stdout=self.log, stderr=subprocess.STDOUT,
+                                        env={**os.environ, **(environment or {})})
         processes.append(self.process)
 
     def wait_until_listening(self):
@@ -369,6 +372,23 @@ def test_first_certificate_by_http_01_and_the_plain_port(tmp_path, pki, processe
     # Only open challenges' tokens are answered.
     assert plain_get(http_port, "/.well-known/acme-challenge/unknownToken_0123456789abcdef", f"{NAME}:{http_port}")[0] == 404
     assert plain_get(http_port, "/.well-known/acme-challenge/", f"{NAME}:{http_port}")[0] == 404
+
+
+def test_a_ca_that_binds_accounts_gets_the_external_account_binding(tmp_path, pki, processes):
+    # As ZeroSSL or Google Trust Services: no account without the CA's key ID and HMAC key.
+    mac_key = "zWNDZM6eQGHWpSRTPal5eIUYFTu7EajVIoguysqZ9wG44nMEtx3MUAsUDkMTQ12W"
+    tls_port = free_port()
+    pebble = Pebble(tmp_path, pki, processes, http_port=free_port(), tls_port=tls_port, mac_keys={"kid-1": mac_key})
+    unbound = LinkDomain(tmp_path, "unbound", processes, pebble=pebble, pki=pki, tls_port=tls_port).wait_until_listening()
+    wait_for(lambda: "externalAccountRequired" in unbound.output(), 60, "the CA refusing an account without a binding", unbound.output)
+    unbound.process.terminate()
+    unbound.process.wait(timeout=30)
+    server = LinkDomain(tmp_path, "bound", processes, pebble=pebble, pki=pki, tls_port=tls_port,
+                        extra={}, environment={"LINKDOMAIN_SERVER_TLS_ACME_EXTERNAL_ACCOUNT_KEY_ID": "kid-1",
+                                               "LINKDOMAIN_SERVER_TLS_ACME_EXTERNAL_ACCOUNT_MAC_KEY": mac_key})
+    server.wait_until_listening()
+    check_issued(server, pebble)
+    assert mac_key not in server.output()
 
 
 class Load:

@@ -122,12 +122,25 @@ actor ACMEClient {
     }
 
     /// Creates the account (or finds the one this key already has) and signs with it from then on.
-    func register(email: String?) async throws(ACMEError) -> String {
-        var fields: [String: [String]] = [:]
-        if let email { fields["contact"] = ["mailto:\(email)"] }
-        let contact = (try? JSONEncoder().encode(fields["contact"] ?? [])).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        let payload = Array(#"{"termsOfServiceAgreed":true,"contact":\#(contact)}"#.utf8)
-        let (account, answer) = try await post(try await loadDirectory().newAccount, payload: payload, as: ACMEAccountObject.self)
+    /// With `externalAccount`, the account is bound to the CA's own account (RFC 8555 §7.3.4);
+    /// `existingOnly` asks for the key's account without making one (no binding spent again).
+    func register(email: String?, externalAccount: ACMESettings.ExternalAccount? = nil, existingOnly: Bool = false) async throws(ACMEError) -> String {
+        let newAccount = try await loadDirectory().newAccount
+        var fields: [String] = []
+        if existingOnly {
+            fields.append(#""onlyReturnExisting":true"#)
+        } else {
+            let contact = (try? JSONEncoder().encode(email.map { ["mailto:\($0)"] } ?? [])).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            fields += [#""termsOfServiceAgreed":true"#, #""contact":\#(contact)"#]
+            if let externalAccount {
+                guard let macKey = Base64URL.decode(externalAccount.macKey),
+                    let binding = try? key.externalAccountBinding(keyID: externalAccount.keyID, macKey: Array(macKey), url: newAccount)
+                else { throw .orderFailed("the external account binding could not be made") }
+                fields.append(#""externalAccountBinding":\#(binding)"#)
+            }
+        }
+        let payload = Array("{\(fields.joined(separator: ","))}".utf8)
+        let (account, answer) = try await post(newAccount, payload: payload, as: ACMEAccountObject.self)
         guard account.status == .valid, let location = answer.location else { throw .malformedAnswer("an account that is not valid, or no Location") }
         accountURL = try ACMEWire.checkedURL(location, allowingLoopbackHTTP: allowsLoopbackHTTP)
         return location

@@ -126,12 +126,25 @@ struct CertificateRenewer: Service {
             metadata: ["names": .string(issued.names), "notAfter": .string("\(Date(timeIntervalSince1970: TimeInterval(issued.notAfter)))")])
     }
 
-    /// The account (kept per directory; newAccount finds it again for a known key), then the order.
+    /// The stored key's account, or nil when the CA does not know it (a CA reset, as Pebble's at each start).
+    private func existingAccount(_ client: ACMEClient) async throws(ACMEError) -> String? {
+        do {
+            return try await client.register(email: nil, existingOnly: true)
+        } catch {
+            if case .problem(let problem) = error, problem.type == "urn:ietf:params:acme:error:accountDoesNotExist" { return nil }
+            throw error
+        }
+    }
+
+    /// The account (kept per directory; newAccount finds it again for a known key, and makes it
+    /// anew, bound again if configured, when the CA no longer knows it), then the order.
     private func order(http: HTTPClient) async throws -> IssuedCertificate {
         let stored = try await store.acmeAccount(directoryURL: settings.directoryURL)
         let key = try stored.map { try ACMEAccountKey(pem: $0.keyPEM) } ?? ACMEAccountKey()
         let client = ACMEClient(directoryURL: settings.directoryURL, key: key, http: http)
-        let accountURL = try await client.register(email: settings.email)
+        var accountURL = stored == nil ? nil : try await existingAccount(client)
+        if accountURL == nil { accountURL = try await client.register(email: settings.email, externalAccount: settings.externalAccount) }
+        guard let accountURL else { throw ACMEError.malformedAnswer("no account") }
         if stored?.accountURL != accountURL {
             try await store.saveACMEAccount(ACMEAccountRecord(directoryURL: settings.directoryURL, keyPEM: key.pem, accountURL: accountURL))
         }

@@ -49,6 +49,15 @@ public struct ACMEAccountKey: Sendable {
         return Array(body.utf8)
     }
 
+    /// An external account binding (RFC 8555 §7.3.4): this account's JWK, signed with the CA's HMAC
+    /// key (HS256) under its key ID, for `newAccount`'s payload.
+    public func externalAccountBinding(keyID: String, macKey: [UInt8], url: String) throws -> String {
+        let protected = #"{"alg":"HS256","kid":\#(try Self.jsonString(keyID)),"url":\#(try Self.jsonString(url))}"#
+        let protectedPart = Base64URL.encode(Array(protected.utf8)), payloadPart = Base64URL.encode(Array(jwk.utf8))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(protectedPart).\(payloadPart)".utf8), using: SymmetricKey(data: macKey))
+        return #"{"protected":"\#(protectedPart)","payload":"\#(payloadPart)","signature":"\#(Base64URL.encode(Array(mac)))"}"#
+    }
+
     /// A JSON string literal of `value` (quotes and escapes from JSONEncoder).
     static func jsonString(_ value: String) throws -> String {
         let encoder = JSONEncoder()

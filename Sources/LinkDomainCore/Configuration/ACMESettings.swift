@@ -16,6 +16,14 @@ public struct ACMESettings: Sendable, Equatable {
     public var names: [String] = []
     public var trustedCertificatesPath: String?
     public var challenge = ACMEChallengeKind.tlsALPN
+    /// External account binding (RFC 8555 §7.3.4): the CA's key ID and HMAC key (base64url).
+    public var externalAccount: ExternalAccount?
+
+    public struct ExternalAccount: Sendable, Equatable {
+        public var keyID: String
+        /// **Secret.**
+        public var macKey: String
+    }
 
     public init() {}
 }

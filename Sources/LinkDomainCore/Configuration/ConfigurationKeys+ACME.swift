@@ -29,6 +29,17 @@ extension ConfigurationKeys {
         validate: { ACMEChallengeKind(rawValue: $0)?.rawValue },
         "How the CA checks this server holds the names: `tls-alpn-01` on the TLS port itself (nothing else to open), or `http-01` on `server.httpPort`.")
 
+    package static let acmeExternalAccountKeyID = ConfigurationKey(
+        "server.tls.acme.externalAccountKeyID", .string, default: .none, expected: "the key ID the CA gave for external account binding",
+        "For a CA that binds ACME accounts to an account of its own (ZeroSSL, Google Trust Services, many company CAs): the EAB key ID it gave, with `externalAccountMacKey`."
+    )
+    package static let acmeExternalAccountMACKey = ConfigurationKey(
+        "server.tls.acme.externalAccountMacKey", .string, default: .none, secret: true,
+        expected: "the EAB HMAC key the CA gave, base64url (at least 16 bytes)", validate: ConfigurationValidators.macKey,
+        "That binding's HMAC key, base64url, as the CA shows it. Keep it in the environment, not the file; used once, when the account is made.")
+
     /// Every key of `server.tls.acme`: any one set turns ordering on.
-    package static let acmeKeys = [acmeDirectoryURL, acmeEmail, acmeNames, acmeTrustedCertificatesPath, acmeChallenge]
+    package static let acmeKeys = [
+        acmeDirectoryURL, acmeEmail, acmeNames, acmeTrustedCertificatesPath, acmeChallenge, acmeExternalAccountKeyID, acmeExternalAccountMACKey,
+    ]
 }

@@ -189,7 +189,7 @@ package enum ConfigurationKeys {
 
     package static let all: [ConfigurationKey] = [
         publicBaseURL, serverHost, serverPort, forceDevelopmentMode, idleTimeoutSeconds, tlsCertificatePath, tlsPrivateKeyPath, httpPort,
-        acmeDirectoryURL, acmeEmail, acmeNames, acmeTrustedCertificatesPath, acmeChallenge,
+        acmeDirectoryURL, acmeEmail, acmeNames, acmeTrustedCertificatesPath, acmeChallenge, acmeExternalAccountKeyID, acmeExternalAccountMACKey,
         appleTeamID, appleBundleID, appleAppStoreID, applePaths, appleWebcredentials, appleAppClip, appleAssociationFile,
         androidPackageName, androidFingerprints, androidWebcredentials, authorizedDomains, backendKind, backendProjectID, backendAPIKey, backendAPIKeys,
         backendAdminKeys, emailEnumerationProtection, codeLifetimeSeconds, backendURL, backendTimeoutSeconds, serviceAccountFile, backendIDTokenKeysURL,

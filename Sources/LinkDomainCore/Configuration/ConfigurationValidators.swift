@@ -102,6 +102,12 @@ package enum ConfigurationValidators {
         return value
     }
 
+    /// An external account binding's HMAC key: base64url of at least 16 bytes.
+    package static func macKey(_ value: String) -> String? {
+        guard let bytes = Base64URL.decode(value), bytes.count >= 16 else { return nil }
+        return value
+    }
+
     /// A contact address: one `@` with something on each side, no spaces or controls, 254 bytes at most.
     package static func emailAddress(_ value: String) -> String? {
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)

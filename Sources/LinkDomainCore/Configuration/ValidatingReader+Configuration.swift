@@ -150,6 +150,20 @@ extension ValidatingReader {
         acme.email = validated(ConfigurationKeys.acmeEmail)
         acme.trustedCertificatesPath = path(ConfigurationKeys.acmeTrustedCertificatesPath, baseDirectory: baseDirectory)
         acme.challenge = validated(ConfigurationKeys.acmeChallenge).flatMap(ACMEChallengeKind.init(rawValue:)) ?? acme.challenge
+        switch (string(ConfigurationKeys.acmeExternalAccountKeyID), validated(ConfigurationKeys.acmeExternalAccountMACKey)) {
+        case (let keyID?, let macKey?): acme.externalAccount = .init(keyID: keyID, macKey: macKey)
+        case (nil, nil): break
+        case (nil, _?):
+            report(
+                ConfigurationKeys.acmeExternalAccountKeyID.path(), problem: "is missing", expected: "the EAB key ID, with server.tls.acme.externalAccountMacKey"
+            )
+        case (_?, nil):
+            if !isPresent(ConfigurationKeys.acmeExternalAccountMACKey) {
+                report(
+                    ConfigurationKeys.acmeExternalAccountMACKey.path(), problem: "is missing",
+                    expected: "the EAB HMAC key, with server.tls.acme.externalAccountKeyID")
+            }
+        }
         let namesKey = ConfigurationKeys.acmeNames
         if let names = list(namesKey) {
             acme.names = names

@@ -62,6 +62,19 @@ struct ACMEProtocolTests {
         #expect(try ACMEAccountKey(pem: key.pem).thumbprint == key.thumbprint)
     }
 
+    @Test("an external account binding is the account's JWK, signed HS256 with the CA's key under its key ID")
+    func externalAccountBinding() throws {
+        let key = ACMEAccountKey(), macKey = Array(repeating: UInt8(7), count: 32)
+        let binding = try key.externalAccountBinding(keyID: "kid-1", macKey: macKey, url: "https://ca/new-account")
+        let object = try JSONSerialization.jsonObject(with: Data(binding.utf8)) as? [String: String] ?? [:]
+        let protected = try #require(object["protected"]), payload = try #require(object["payload"])
+        let header = try JSONSerialization.jsonObject(with: try #require(Base64URL.decode(protected))) as? [String: String]
+        #expect(header == ["alg": "HS256", "kid": "kid-1", "url": "https://ca/new-account"])
+        #expect(String(decoding: try #require(Base64URL.decode(payload)), as: UTF8.self) == key.jwk)
+        let expected = HMAC<SHA256>.authenticationCode(for: Data("\(protected).\(payload)".utf8), using: SymmetricKey(data: macKey))
+        #expect(object["signature"] == Base64URL.encode(Array(expected)))
+    }
+
     @Test("renewal at two thirds of the lifetime; retries double from 10 s to an hour; extremes never trap")
     func schedule() {
         #expect(RenewalSchedule.renewalTime(notBefore: 0, notAfter: 90 * 86400) == 60 * 86400)

@@ -43,6 +43,12 @@ struct ACMEServerPartsTests {
         #expect(keys(Self.base + #""tls": {"acme": {"email": "not an address"}}}}"#).contains("server.tls.acme.email"))
         #expect(keys(Self.base + #""tls": {"acme": {"trustedCertificatesPath": "/nonexistent/ca.pem"}}}}"#).contains("server.tls.acme.trustedCertificatesPath"))
         #expect(keys(Self.base + #""tls": {"acme": {"email": "a@b.example"}, "certificatePath": "/nonexistent"}}}"#).contains("server.tls.acme"))
+        #expect(keys(Self.base + #""tls": {"acme": {"externalAccountKeyID": "kid-1"}}}}"#).contains("server.tls.acme.externalAccountMacKey"))
+        #expect(
+            keys(Self.base + #""tls": {"acme": {"externalAccountKeyID": "k", "externalAccountMacKey": "c2hvcnQ"}}}}"#).contains(
+                "server.tls.acme.externalAccountMacKey"))
+        let problems = Fixtures.problems(Self.base + #""tls": {"acme": {"externalAccountKeyID": "k", "externalAccountMacKey": "c2hvcnQ"}}}}"#)
+        #expect(!problems.description.contains("c2hvcnQ"))
     }
 
     @Test("the plain port: an open challenge's key authorization, 404 for any other token, 308 to https on a known host")

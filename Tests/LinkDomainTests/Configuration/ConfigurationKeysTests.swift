@@ -52,7 +52,10 @@ struct ConfigurationKeysTests {
     func secrets() throws {
         let secrets = ConfigurationKeys.all.filter(\.isSecret).map(\.name)
         #expect(
-            Set(secrets) == ["formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys", "mail.smtpURL", "console.users[i].passwordHash"])
+            Set(secrets) == [
+                "formSecret", "storage.postgresURL", "backend.adminKeys", "shortLinks.apiKeys", "mail.smtpURL", "console.users[i].passwordHash",
+                "server.tls.acme.externalAccountMacKey",
+            ])
         let json =
             #"{"formSecret": "hunter2", "storage": {"postgresURL": "mysql://root:hunter2@db"}, "backend": {"adminKeys": ["hunter2"]}, "#
             + #""shortLinks": {"apiKeys": ["hunter2"]}, "mail": {"smtpURL": "ftp://user:hunter2@relay"}}"#
