@@ -35,7 +35,7 @@ extension ConsoleController {
 
     private func accountSearch(_ request: Request, session: ConsoleSession) async throws -> Response {
         guard let embedded else { throw HTTPError(.notFound) }
-        let query = String((request.uri.queryParameters["q"] ?? "").prefix(320))
+        let query = Self.searchText(request, "q", limit: 320).trimmingCharacters(in: .whitespaces)
         let found = try await embedded.findAccounts(query)
         let values: [String: Any] = [
             "query": query, "searched": !query.isEmpty, "hasAccounts": !found.isEmpty,

@@ -53,7 +53,7 @@ extension ConsoleController {
     ) async throws -> Response {
         let chrome = chrome(session, .links)
         let parameters = request.uri.queryParameters
-        let text = String((parameters["q"] ?? "").prefix(200))
+        let text = Self.searchText(request, "q", limit: 200)
         var query = ShortLinkQuery(search: ShortLinkSearch(pasted: text, hosts: configuration.serviceHosts), limit: 50)
         query.order = parameters["order"].flatMap { ShortLinkQuery.Order(rawValue: String($0)) } ?? .created
         query.after = parameters["after"].flatMap(ShortLinkCursor.init(pageToken:))

@@ -24,7 +24,7 @@ extension ConsoleController {
         // In development without a relay every mail is logged, not sent: those are the ones to list first.
         let logsOnly = configuration.mailIsOnlyLogged
         // "I never got the mail": one address's mails in every state, the addresses found shown (and audited).
-        let recipient = parameters["to"].map { String($0.prefix(320)).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let recipient = Optional(Self.searchText(request, "to", limit: 320).trimmingCharacters(in: .whitespaces)).flatMap { $0.isEmpty ? nil : $0 }
         let state = recipient != nil ? nil : parameters["state"].flatMap { MailState(rawValue: String($0)) } ?? (logsOnly ? .sent : .failed)
         let show = parameters["show"] == "1" || recipient != nil
         let after = parameters["after"].flatMap(MailCursor.init(pageToken:))

@@ -157,6 +157,12 @@ struct ConsoleController<Context: ConsoleRequestContext>: Sendable {
         return renderer.page("console-message", title: renderer[section.title], chrome: chrome(session, section), values: values, status: status)
     }
 
+    /// A search box's text as a GET form sends it: `+` is a space (a pasted link with a space
+    /// around it), `%2B` a plus; at most `limit` characters.
+    static func searchText(_ request: Request, _ name: String, limit: Int) -> String {
+        String((QueryString.formFields(Array((request.uri.query ?? "").utf8))[name] ?? "").prefix(limit))
+    }
+
     func formFields(_ request: Request, maximumBytes: Int = formBytes) async throws -> [String: String] {
         let body = try await request.body.collect(upTo: maximumBytes)
         return QueryString.formFields(body.readableBytesView)

@@ -14,16 +14,23 @@ extension QRCode {
     /// The largest PNG side drawn: a print-shop size, and a bound on the work a request can ask for.
     package static let largestPNGSide = 2048
 
-    /// The PNG whose side is the largest whole number of pixels per module that fits `side`
-    /// (clamped to 1 ... ``largestPNGSide``; at least one pixel a module).
+    /// A PNG exactly `side` pixels square (clamped to 1 ... ``largestPNGSide``; larger only when
+    /// even one pixel a module does not fit): the largest whole number of pixels a module, so edges
+    /// stay sharp, centred, the pixels left over widening the quiet zone.
     package func png(fitting side: Int) -> [UInt8] {
-        png(scale: max(1, min(max(side, 1), Self.largestPNGSide) / (size + 8)))
+        let modules = size + 8
+        let requested = min(max(side, 1), Self.largestPNGSide)
+        let scale = max(1, requested / modules)
+        return png(scale: scale, canvas: max(requested, modules * scale))
     }
 
-    package func png(scale: Int = 8) -> [UInt8] {
-        let side = (size + 8) * scale
-        return PNGImage.blackAndWhite(width: side, height: side) { x, y in
-            let moduleX = x / scale - 4, moduleY = y / scale - 4
+    package func png(scale: Int = 8) -> [UInt8] { png(scale: scale, canvas: (size + 8) * scale) }
+
+    private func png(scale: Int, canvas: Int) -> [UInt8] {
+        let offset = (canvas - (size + 8) * scale) / 2
+        return PNGImage.blackAndWhite(width: canvas, height: canvas) { x, y in
+            guard x >= offset, y >= offset else { return false }
+            let moduleX = (x - offset) / scale - 4, moduleY = (y - offset) / scale - 4
             return (0..<size).contains(moduleX) && (0..<size).contains(moduleY) && isDark(x: moduleX, y: moduleY)
         }
     }

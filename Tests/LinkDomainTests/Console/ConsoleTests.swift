@@ -173,14 +173,14 @@ struct ConsoleTests {
             #expect(page.contains("Created https://links.example.com/\(suffix)") && page.contains("qr.svg"))
             let qr = try await browser.get("/__/console/links/\(suffix)/qr.png")
             #expect(qr.status == .ok && qr.headers[.contentType] == "image/png")
-            // Sizes for print: the largest whole number of pixels a module that fits, never past 2048.
+            // Sizes for print: exactly the size asked (whole pixels a module, the rest quiet zone), never past 2048.
             func width(_ uri: String) async throws -> Int {
                 let bytes = Array(buffer: try await browser.get(uri).body)
                 return bytes.count > 24 ? bytes[16..<20].reduce(0) { $0 << 8 | Int($1) } : 0
             }
-            let large = try await width("/__/console/links/\(suffix)/qr.png?size=1024")
-            #expect(large <= 1024 && large > 1024 - 40)
-            #expect(try await width("/__/console/links/\(suffix)/qr.png?size=99999") <= 2048)
+            #expect(try await width("/__/console/links/\(suffix)/qr.png?size=1024") == 1024)
+            #expect(try await width("/__/console/links/\(suffix)/qr.png?size=256") == 256)
+            #expect(try await width("/__/console/links/\(suffix)/qr.png?size=99999") == 2048)
             #expect(try await width("/__/console/links/\(suffix)/qr.png?size=0") > 0)
 
             let disable = try await browser.token(on: location, for: "/__/console/links/\(suffix)/disable")
