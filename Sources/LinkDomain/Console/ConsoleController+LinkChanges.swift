@@ -5,7 +5,9 @@ import LinkDomainStorage
 
 /// What a link's page changes: where it leads (with its preview and fallbacks), its state, its existence.
 extension ConsoleController {
-    func linkAction(_ suffix: String, action: String, form: [String: String], session: ConsoleSession, context: Context) async throws -> Response {
+    func linkAction(
+        _ suffix: String, action: String, form: [String: String], request: Request, session: ConsoleSession, context: Context
+    ) async throws -> Response {
         do {
             switch action {
             case "disable", "enable":
@@ -31,7 +33,10 @@ extension ConsoleController {
                 throw HTTPError(.notFound)
             }
         } catch .invalidArgument(let problem) as ShortLinkAPIError {
-            return message(problem, in: .links, session: session, back: "\(Self.linksPath)/\(suffix)", status: .badRequest)
+            guard action == "edit" else { return message(problem, in: .links, session: session, back: "\(Self.linksPath)/\(suffix)", status: .badRequest) }
+            // The link's page again, its form as typed and what is wrong above it.
+            let typed = Dictionary(uniqueKeysWithValues: Self.editedParameters.map { ($0, form[$0] ?? "") })
+            return try await linkPage(suffix, request: request, session: session, context: context, refused: (problem, typed))
         } catch let error as ShortLinkAPIError {
             return error == .unavailable
                 ? message(renderer[.unavailable], in: .links, session: session, back: Self.linksPath, status: .serviceUnavailable)

@@ -33,7 +33,8 @@ extension ConsoleController {
         }
         routes.post(RouterPath("\(Self.linksPath)/:suffix/:item")) { request, context in
             try await change(request, context: context) { session, form in
-                try await linkAction(suffix(context), action: context.parameters.get("item") ?? "", form: form, session: session, context: context)
+                try await linkAction(
+                    suffix(context), action: context.parameters.get("item") ?? "", form: form, request: request, session: session, context: context)
             }
         }
     }
@@ -49,7 +50,7 @@ extension ConsoleController {
 
     func linkList(
         _ request: Request, session: ConsoleSession, context: Context, problem: String?, notice: String? = nil,
-        status: HTTPResponse.Status
+        status: HTTPResponse.Status, typed: [String: String] = [:]
     ) async throws -> Response {
         let chrome = chrome(session, .links)
         let parameters = request.uri.queryParameters
@@ -69,6 +70,8 @@ extension ConsoleController {
             "orders": ShortLinkQuery.Order.allCases.map { order -> [String: Any] in
                 ["value": order.rawValue, "label": renderer[order == .created ? .sortCreated : .sortClicks], "selected": order == query.order]
             },
+            // The create form as typed, after a refusal (empty otherwise).
+            "typed": typed, "unguessableChosen": typed["unguessable"] == "1",
             "links": page.map { listing -> [String: Any] in
                 [
                     "suffix": listing.record.suffix, "shortLink": "\(configuration.publicBaseURL)/\(listing.record.suffix)",
@@ -131,12 +134,18 @@ extension ConsoleController {
                 case .invalidArgument(let message), .notFound(let message), .permissionDenied(let message), .alreadyExists(let message): message
                 case .unavailable: renderer[.unavailable]
                 }
+            // The form comes back as it was typed, with what is wrong above it.
+            let typed = Dictionary(uniqueKeysWithValues: (Self.editedParameters + ["suffix"]).map { ($0, form[$0] ?? "") })
             return try await linkList(
-                request, session: session, context: context, problem: message, status: HTTPResponse.Status(code: error.statusCode))
+                request, session: session, context: context, problem: message, status: HTTPResponse.Status(code: error.statusCode),
+                typed: typed.merging(["unguessable": form["option"] == "UNGUESSABLE" ? "1" : ""]) { $1 })
         }
     }
 
-    private func linkPage(_ suffix: String, request: Request, session: ConsoleSession, context: Context) async throws -> Response {
+    /// A link's page; after a refused edit, `refused` holds the refusal and the fields as typed, shown again.
+    func linkPage(
+        _ suffix: String, request: Request, session: ConsoleSession, context: Context, refused: (problem: String, typed: [String: String])? = nil
+    ) async throws -> Response {
         let found: ShortLinkListing?
         do {
             found = try await admin.shortLinkListing(suffix: suffix)
@@ -158,7 +167,8 @@ extension ConsoleController {
             "deleteToken": token(session, "\(Self.linksPath)/\(suffix)/delete"),
             "editToken": token(session, "\(Self.linksPath)/\(suffix)/edit"),
             // The edit form, filled with what the link holds now.
-            "edit": Dictionary(uniqueKeysWithValues: Self.editedParameters.map { ($0, QueryString(Substring(listing.record.longLinkQuery)).text($0) ?? "") }),
+            "edit": refused?.typed
+                ?? Dictionary(uniqueKeysWithValues: Self.editedParameters.map { ($0, QueryString(Substring(listing.record.longLinkQuery)).text($0) ?? "") }),
         ]
         if let chart = ConsoleCharts.clicks(counts, platform: nil, today: today, renderer: renderer) { values["chart"] = chart }
         let platforms = ConsoleCharts.platforms(counts, today: today, renderer: renderer)
@@ -174,7 +184,7 @@ extension ConsoleController {
             }
         return renderer.page(
             "console-link", title: renderer.format(.linkTitle, ["suffix": suffix]), chrome: chrome(session, .links), values: values,
-            notice: notice)
+            notice: notice, problem: refused?.problem, status: refused == nil ? .ok : .badRequest)
     }
 
     /// Where a phone, a computer and a previewer go: the router's own decision for each.
