@@ -59,8 +59,7 @@ actor ACMEClient {
 
     /// Nonces are base64url (RFC 8555 §6.5.1); anything else is not echoed back.
     static func isWellFormedNonce(_ value: String) -> Bool {
-        (1...256).contains(value.utf8.count)
-            && value.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }
+        value.utf8.count <= 256 && Base64URL.isAlphabet(value)
     }
 
     func loadDirectory() async throws(ACMEError) -> ACMEDirectory {

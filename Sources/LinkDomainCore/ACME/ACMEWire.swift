@@ -28,10 +28,7 @@ public enum ACMEWire {
 
     /// A challenge token: base64url, as it is used in a path (RFC 8555 §8.1, 8.3).
     public static func isWellFormedToken(_ token: String) -> Bool {
-        (16...256).contains(token.utf8.count)
-            && token.utf8.allSatisfy {
-                (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
-            }
+        (16...256).contains(token.utf8.count) && Base64URL.isAlphabet(token)
     }
 }
 

@@ -86,16 +86,7 @@ package struct ValidatingReader {
     /// The integer at `key`, or its default when absent, or out of its range (reported).
     package mutating func integer(_ key: ConfigurationKey) -> Int {
         let fallback = if case .integer(let value) = key.defaultValue { value } else { 0 }
-        let path = key.path()
-        guard let value = reader.int(forKey: ConfigKey(path)) else {
-            reportTypeMismatch(path, expected: "an integer")
-            return fallback
-        }
-        guard case .integer(let range) = key.type, range.contains(value) else {
-            report(path, problem: "\(value) is out of range", expected: key.expected)
-            return fallback
-        }
-        return value
+        return optionalInteger(key) ?? fallback
     }
 
     /// The integer at `key` when present (out of its range: reported, nil).

@@ -10,6 +10,12 @@ package enum Base64URL {
     /// Takes an array, not any sequence: called from another module, a generic body runs
     /// unspecialized, each byte read through witness tables (an HMAC's 32 bytes cost a form page
     /// some 10,000 instructions that way). Callers holding other bytes copy them contiguously first.
+    /// Whether `text` is 1 or more characters of the base64url alphabet (no padding), such as an
+    /// ACME token or nonce.
+    package static func isAlphabet(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { alphabet.contains($0) }
+    }
+
     package static func encode(_ input: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((input.count + 2) / 3 * 4)
