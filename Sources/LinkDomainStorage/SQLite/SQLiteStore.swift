@@ -22,6 +22,8 @@ public final class SQLiteStore: AuthStore, LinkStore {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
             readsWithoutWaiting = try SQLiteReadsWithoutWaiting(path: path, connections: ProcessInfo.processInfo.activeProcessorCount)
+        } catch let error as StoreError {
+            throw error
         } catch let error as DatabaseError {
             throw .database("cannot open \(path): \(error.message ?? "SQLite error \(error.resultCode.rawValue)")")
         } catch {
