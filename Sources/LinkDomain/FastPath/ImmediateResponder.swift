@@ -69,6 +69,8 @@ struct ImmediateResponder: Sendable {
     let router: LinkRouter
     /// In development, the hosts answered (others are the router's 421); nil in a deployment.
     let developmentHosts: DevelopmentHosts?
+    /// Short links' redirects, decided once per long link, visitor and method on each thread.
+    let shortLinkRedirects = ShortLinkRedirects.PerThread()
 
     init(
         configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], writer: LinkAnswerWriter,
@@ -148,22 +150,39 @@ struct ImmediateResponder: Sendable {
         case .stylesheet:
             return .response(stylesheet)
         case .link:
-            return answer(LinkRequest(path: path, query: query), method: method, headers: headers, peer: peer, suffix: nil, logger: logger)
+            return answer(
+                LinkRequest(path: path, query: query), visitor: visitor(headers), method: method, headers: headers, peer: peer,
+                suffix: nil, logger: logger)
         case .shortLink:
             let suffix = String(path.dropFirst())
             // A link this replica has not resolved yet is read from the store by the router.
             guard let record = shortLinks.cached(suffix: suffix) else { return nil }
+            let visitor = visitor(headers)
+            // With a query of its own (`?d=1`), the request asks for more than the link's redirect.
+            var keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)?
+            if query == nil {
+                let key = ShortLinkRedirects.Key(suffix: suffix, visitor: visitor, method: method)
+                if let known = shortLinkRedirects.current.redirect(key, longLinkQuery: record.longLinkQuery) {
+                    linkEvents.record(known.events, suffix: suffix, platform: visitor.platform)
+                    return .redirect(known.status, location: known.location)
+                }
+                keep = (key, record.longLinkQuery)
+            }
             return answer(
-                LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), method: method,
-                headers: headers, peer: peer, suffix: suffix, logger: logger)
+                LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), visitor: visitor,
+                method: method, headers: headers, peer: peer, suffix: suffix, keep: keep, logger: logger)
         }
     }
 
+    private func visitor(_ headers: RequestHeaders) -> Visitor {
+        PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
+    }
+
+    /// - Parameter keep: where to keep the answer, when it is a redirect decided from the link alone.
     private func answer(
-        _ link: LinkRequest, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
-        logger: Logger
+        _ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
+        keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)? = nil, logger: Logger
     ) -> Answer? {
-        let visitor = PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
         var answer = router.answer(
             link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
             host: headers.host)
@@ -189,7 +208,12 @@ struct ImmediateResponder: Sendable {
         case .actionPage(let action):
             guard let checked, let form = modeForms?.writer.response(action, info: checked.info, language: answer.language) else { return nil }
             written = .response(form)
-        case .redirect(let status, let location): written = .redirect(status, location: location)
+        case .redirect(let status, let location):
+            written = .redirect(status, location: location)
+            if checked == nil, let keep {
+                let redirect = ShortLinkRedirects.Redirect(longLinkQuery: keep.longLinkQuery, status: status, location: location, events: answer.events)
+                shortLinkRedirects.current.keep(redirect, for: keep.key)
+            }
         case .page:
             guard let page = writer.response(answer, link: link, visitor: visitor, logger: logger) else { return nil }
             written = .response(page)

@@ -10,7 +10,8 @@ enum ClientKey {
     /// written, an IPv4-mapped IPv6 address as its IPv4 address, an IPv6 address as its /64
     /// (`2001:db8:1:2::/64`), anything else as given.
     static func of(_ address: String) -> String {
-        guard address.contains(":") else { return address }
+        // Bytes, not Foundation's `contains` (a CFString search): every page check asks this.
+        guard address.utf8.contains(UInt8(ascii: ":")) else { return address }
         // A zone (`fe80::1%eth0`) names an interface, not a client.
         let bare = address.split(separator: "%", maxSplits: 1).first.map(String.init) ?? address
         var bytes = in6_addr()

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Who is visiting, as far as the request tells.
-public enum Platform: String, Sendable, Equatable, CaseIterable {
+public enum Platform: String, Sendable, Hashable, CaseIterable {
     case iOS
     /// iPadOS, including desktop-class Safari, which presents itself as a Mac.
     case iPadOS
@@ -16,7 +16,7 @@ public enum Platform: String, Sendable, Equatable, CaseIterable {
 
 /// An app's own browser, where universal links and App Links do not fire and `intent://` mostly
 /// fails: the page must tell the person how to get to Safari or Chrome, in that app's words.
-public enum InAppBrowser: String, Sendable, Equatable, CaseIterable {
+public enum InAppBrowser: String, Sendable, Hashable, CaseIterable {
     case gmail, outlook, googleApp, facebook, instagram
     /// Any other app's web view: an iPhone browser that is not Safari-based (no `Safari/` token),
     /// or an Android WebView (`; wv)`).
@@ -36,7 +36,7 @@ public enum InAppBrowser: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The visitor's platform and whether they are inside an app's own browser.
-public struct Visitor: Sendable, Equatable {
+public struct Visitor: Sendable, Hashable {
     public var platform: Platform
     public var inAppBrowser: InAppBrowser?
 
