@@ -21,7 +21,10 @@ import NIOHTTPTypesHTTP2
 extension FastPathChannel {
     func setUpHTTP2(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
         let operations = channel.pipeline.syncOperations
-        try operations.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()))
+        // Header blocks are checked by `HTTP2StreamAnswerer` (requests) and made valid by us (responses).
+        var connection = NIOHTTP2Handler.ConnectionConfiguration()
+        connection.headerBlockValidation = .disabled
+        try operations.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: .init()))
         try operations.addHandler(HTTP2ConnectionManager(ledger: ConnectionLedger(), idleTimeout: idleTimeout))
         try operations.addHandler(HTTP2StreamAnswerer(answers: decodedHeads, blocks: headerBlocks))
         let multiplexer = HTTP2StreamMultiplexer(mode: .server, channel: channel) { [self] stream in

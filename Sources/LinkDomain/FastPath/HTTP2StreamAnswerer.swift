@@ -8,8 +8,8 @@ import NIOHTTP2
 /// written here, and never becomes a channel. Every other stream's frames go on to NIO's stream
 /// multiplexer behind this handler, which makes it a child channel as before.
 ///
-/// NIO's HTTP/2 handler in front has already checked every frame against the stream's state and
-/// the header block's rules, and keeps the flow control: a response larger than the client's
+/// NIO's HTTP/2 handler in front has already checked every frame against the stream's state, and
+/// keeps the flow control; each stream's header blocks are checked here (``HTTP2RequestBlockCheck``): a response larger than the client's
 /// window waits there. The frames this handler drops are those of streams it answered (a late
 /// RST_STREAM, WINDOW_UPDATE or PRIORITY), which the multiplexer would not know.
 final class HTTP2StreamAnswerer: ChannelInboundHandler {
@@ -33,8 +33,16 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         let stream = frame.streamID
-        if stream == .rootStream || passedOn.contains(stream) { return context.fireChannelRead(data) }
+        if stream == .rootStream { return context.fireChannelRead(data) }
+        if passedOn.contains(stream) {
+            // A passed-on stream's next HEADERS are its trailers.
+            if case .headers(let trailers) = frame.payload, !HTTP2RequestBlockCheck.isValid(trailers.headers, as: .trailers) {
+                return refuse(stream, context: context)
+            }
+            return context.fireChannelRead(data)
+        }
         guard case .headers(let headers) = frame.payload else { return }
+        guard HTTP2RequestBlockCheck.isValid(headers.headers, as: .head) else { return refuse(stream, context: context) }
         if headers.endStream, let request = HTTPRequest(http2Head: headers.headers),
             let answer = answers.answer(request, peer: { context.channel.remoteAddress?.ipAddress })
         {
@@ -61,6 +69,13 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
     func channelInactive(context: ChannelHandlerContext) {
         passedOn.removeAll()
         context.fireChannelInactive()
+    }
+
+    /// A malformed request: its stream reset with PROTOCOL_ERROR (RFC 9113 §8.1.1), as NIO's own
+    /// check did; the multiplexer never sees its HEADERS, or closes the stream it already has.
+    private func refuse(_ stream: HTTP2StreamID, context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(HTTP2Frame(streamID: stream, payload: .rstStream(.protocolError))), promise: nil)
+        needsFlush = true
     }
 
     private func write(_ answer: DecodedHeadAnswer, on stream: HTTP2StreamID, context: ChannelHandlerContext) {
