@@ -35,6 +35,9 @@ package struct PendingCheck: Equatable {
     package var action: ActionLink
     /// The request asked to stay in the browser (`web=1`).
     package var preferWeb: Bool
+    /// The sign-in continuation the decision before the check made, if it made one: it depends on
+    /// the link alone, so deciding again after the check does not make it again.
+    package var continuation: String? = nil
 }
 
 /// The pages a link leads to that need nothing but the link.
@@ -85,7 +88,8 @@ extension LinkRouter {
         let (outcome, preferWeb) = routeAndPreference(link, visitor: visitor, facts: facts ?? .unknown)
         var pending: PendingCheck?
         if facts == nil, method == .get, visitor.isPerson, case .action(let action, let decision) = outcome, Self.checksCode(decision) {
-            pending = PendingCheck(action: action, preferWeb: preferWeb)
+            let continuation: String? = if case .continueToApp(let made) = decision { made } else { nil }
+            pending = PendingCheck(action: action, preferWeb: preferWeb, continuation: continuation)
         }
         return answer(
             outcome, link: link, pending: pending, visitor: visitor, method: method, isShortLink: isShortLink, acceptLanguage: acceptLanguage,
@@ -98,7 +102,7 @@ extension LinkRouter {
         _ link: LinkRequest, checked: PendingCheck, facts: CodeFacts, visitor: Visitor, method: HTTPRequest.Method, isShortLink: Bool,
         acceptLanguage: String?, host: String? = nil
     ) -> LinkAnswer {
-        let decision = decide(checked.action, visitor: visitor, preferWeb: checked.preferWeb, facts: facts)
+        let decision = decide(checked.action, visitor: visitor, preferWeb: checked.preferWeb, facts: facts, continuation: checked.continuation)
         return answer(
             .action(checked.action, decision), link: link, pending: nil, visitor: visitor, method: method, isShortLink: isShortLink,
             acceptLanguage: acceptLanguage, host: host)

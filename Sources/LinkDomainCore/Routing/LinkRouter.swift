@@ -120,6 +120,13 @@ public struct LinkRouter: Sendable {
     ///
     /// - Parameter facts: what the backend's check said; ``CodeFacts/unknown`` decides from the link alone.
     public func decide(_ link: ActionLink, visitor: Visitor, preferWeb: Bool = false, facts: CodeFacts = .unknown) -> RoutingDecision {
+        decide(link, visitor: visitor, preferWeb: preferWeb, facts: facts, continuation: nil)
+    }
+
+    /// ``decide(_:visitor:preferWeb:facts:)``, given the link's sign-in continuation when an
+    /// earlier decision made it (``PendingCheck/continuation``): the continue URL's check and the
+    /// continuation depend on the link and the configuration alone.
+    package func decide(_ link: ActionLink, visitor: Visitor, preferWeb: Bool, facts: CodeFacts, continuation made: String?) -> RoutingDecision {
         if visitor.platform == .bot { return .botPage }
         switch facts.state {
         case .expired: return .codeEnded(.expired)
@@ -130,8 +137,13 @@ public struct LinkRouter: Sendable {
             return .appLanding(target)
         }
         guard link.mode == .signIn else { return .webPage }
-        guard let continueURL = link.continueURL.flatMap(policy.allowed) else { return .signInInstructions }
-        let continuation = Self.signInContinuation(continueURL, link: link)
+        let continuation: String
+        if let made {
+            continuation = made
+        } else {
+            guard let continueURL = link.continueURL.flatMap(policy.allowed) else { return .signInInstructions }
+            continuation = Self.signInContinuation(continueURL, link: link)
+        }
         if visitor.platform == .desktop, facts.state == .live, facts.askedByApp(link) {
             return .phoneOrComputer(continueURL: continuation)
         }
