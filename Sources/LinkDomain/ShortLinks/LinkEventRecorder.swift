@@ -46,10 +46,14 @@ final class LinkEventRecorder: Service, Sendable {
 
     /// Counts what one answer to a short link counted (``LinkAnswer/events``), here and in the metrics.
     func record(_ events: [LinkEvent], suffix: String, platform: Platform) {
-        for event in events {
-            metrics.count(event, platform: platform)
-            count(event, suffix: suffix, platform: platform)
+        guard !events.isEmpty else { return }
+        for event in events { metrics.count(event, platform: platform) }
+        // One clock reading and one lock for the answer's events (a click and what it led to).
+        let day = LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
+        pending.withLock { pending in
+            for event in events { pending[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
         }
+        activity.markIfWaiting()
     }
 
     /// Counts one event on `day` (days since 1970, UTC; today when not given).

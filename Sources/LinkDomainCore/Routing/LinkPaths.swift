@@ -7,7 +7,7 @@ package enum ShortLinkPath {
         guard path.utf8.first == UInt8(ascii: "/") else { return nil }
         let suffix = path.dropFirst()
         guard SuffixGenerator.isPlausible(suffix),
-            !RoutePaths.reservedSingleSegments.contains(where: { $0.utf8.elementsEqual(path.utf8) })
+            !RoutePaths.reservedSingleSegments.contains(where: { $0.utf8.count == path.utf8.count && $0.utf8.elementsEqual(path.utf8) })
         else { return nil }
         return suffix
     }
