@@ -4,7 +4,7 @@ import NIOHPACK
 /// "Malformed HTTP/2 requests"), checked by ``HTTP2StreamAnswerer`` for every stream's HEADERS. NIO's handler is set
 /// not to check header blocks, because it checks both directions or neither, and its check of
 /// each of our responses (fields we made ourselves, the security headers included) cost about a
-/// tenth of every HTTP/2 request (BENCHMARKS.md, "HTTP/2 without a second check of our own answers").
+/// tenth of every HTTP/2 request (BENCHMARKS.md, "The link's own work, and HTTP/2 without a second check").
 ///
 /// A request head: pseudo-header fields first, each of `:method`, `:scheme`, `:authority` and
 /// `:path` at most once and no other (no `:protocol`: extended CONNECT is not offered), `:method`,

@@ -7,7 +7,7 @@ import NIOPosix
 /// visitor's platform and the method alone (not the language, the host or the time), and a link
 /// shared in a campaign is clicked by many people on the same few platforms: deciding once per
 /// platform saves parsing the long link and deciding it again on every click (BENCHMARKS.md,
-/// "A short link's redirect decided once").
+/// "The link's own work").
 ///
 /// A kept redirect is used only while the cached record still has the long link it was decided
 /// from, so an edited link is decided again; a disabled or deleted one leaves the link cache,

@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// SQLite's own interface, not GRDB's: this read is every sign-in link's and every reset form's,
 /// and GRDB's row (a dispatch hop per read, each column found by a case-insensitive name, its
-/// value decoded through a protocol) cost ten times SQLite's step (BENCHMARKS.md, "The sign-in
-/// link's code check"). The statement names its columns, so each is read by its position.
+/// value decoded through a protocol) cost ten times SQLite's step (BENCHMARKS.md, "The link's
+/// own work"). The statement names its columns, so each is read by its position.
 ///
 /// Nothing here waits. With every connection in use, or the file busy (SQLite's lock, a
 /// checkpoint), the read answers nil and the caller takes the pool's way (``SQLiteStore/code(_:)``).
