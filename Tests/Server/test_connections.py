@@ -75,6 +75,30 @@ def test_connection_close_is_answered_then_the_connection_closes(server):
     assert json.loads(body)["applinks"] is not None
 
 
+@pytest.mark.parametrize("path", [AASA, "/healthz"])
+def test_http_1_0_without_keep_alive_is_answered_then_closed(server, path):
+    # HTTP/1.0 closes by default: the answer, then the close, without waiting for the idle timeout.
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.sendall(f"GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n".encode())
+        received = read_until_closed(connection)
+    assert received is not None, "an HTTP/1.0 connection stayed open after its answer"
+    assert received.startswith(b"HTTP/1.1 200 ")
+
+
+def test_http_1_0_keep_alive_and_a_routed_close_in_capitals(server):
+    # HTTP/1.0 asking for keep-alive keeps its connection for the next request.
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.settimeout(IDLE - 1)
+        for _ in range(2):
+            connection.sendall(f"GET /healthz HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n".encode())
+            assert connection.recv(65536).startswith(b"HTTP/1.1 200 ")
+    # `Close` in capitals on a request the router answers closes too.
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: Close\r\n\r\n")
+        received = read_until_closed(connection)
+    assert received is not None and received.startswith(b"HTTP/1.1 200 ")
+
+
 def test_a_client_that_half_closes_gets_its_answer_and_the_close(server):
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
         connection.sendall(f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())

@@ -94,6 +94,7 @@ final class RouterHandOff {
             try operations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try operations.addHandler(ConnectionCloseHandler())
             try operations.addHandler(HTTP1ToHTTPServerCodec(secure: settings.secure))
             try operations.addHandler(ConnectionTimeoutHandler(timeout: settings.idleTimeout, ledger: ledger))
             try operations.addHandler(ImmediateResponseHandler(answers: settings.decodedHeads))
