@@ -124,8 +124,12 @@ extension LinkRouter {
         if isShortLink, method == .get, visitor.isPerson, outcome != .debugPage {
             events = Self.event(of: outcome).map { [.click, $0] } ?? [.click]
         }
-        // A redirect speaks no language: the link's `lang` is read for pages only.
-        if case .redirect = reply { return LinkAnswer(reply: reply, language: "", events: events) }
+        // A redirect speaks no language: the link's `lang` is read for pages only. Nor does a check
+        // waiting to be made: whatever it says, the answer is decided again, with its language.
+        switch reply {
+        case .redirect, .checkCode: return LinkAnswer(reply: reply, language: "", events: events)
+        default: break
+        }
         let linkLanguage: String? =
             if case .action(let action, _) = outcome { action.languageCode } else { QueryString(link.linkQuery)["lang"] }
         let language = language(preferring: linkLanguage, acceptLanguage: acceptLanguage)
