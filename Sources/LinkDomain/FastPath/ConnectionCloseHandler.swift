@@ -12,9 +12,10 @@ final class ConnectionCloseHandler: ChannelInboundHandler, RemovableChannelHandl
     typealias InboundOut = HTTPServerRequestPart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), !head.isKeepAlive, head.headers["connection"] != ["close"] else {
-            return context.fireChannelRead(data)
-        }
+        // The usual head (HTTP/1.1 without `Connection`) is passed on after one look at its names.
+        guard case .head(var head) = unwrapInboundIn(data), head.version != .http1_1 || head.headers.contains(name: "connection"),
+            !head.isKeepAlive, head.headers["connection"] != ["close"]
+        else { return context.fireChannelRead(data) }
         head.headers.replaceOrAdd(name: "connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
