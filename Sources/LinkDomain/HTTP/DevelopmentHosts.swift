@@ -18,7 +18,8 @@ struct DevelopmentHosts: Sendable {
         // The usual case, the public host as it was configured: nothing to parse or lower-case.
         if authority.utf8.starts(with: publicHost.utf8) {
             let rest = authority.utf8.dropFirst(publicHost.utf8.count)
-            if rest.isEmpty || rest.first == UInt8(ascii: ":") && !publicHost.contains(":") { return true }
+            // Bytes, not Foundation's `contains` (a CFString search that cost more than the rest).
+            if rest.isEmpty || rest.first == UInt8(ascii: ":") && !publicHost.utf8.contains(UInt8(ascii: ":")) { return true }
         }
         guard let host = Self.host(of: authority) else { return false }
         return host == publicHost || host == pivotHost || Self.isLoopback(host)

@@ -86,7 +86,7 @@ public enum PlatformClassifier {
         let found = scanner.scan(agent)
         // A preview fetcher named Outlook-iOS-LinkPreview is a bot even though it says iOS.
         if found & botMask != 0 { return Visitor(platform: .bot) }
-        let hint = platformHint.map { $0.trimmingCharacters(in: .init(charactersIn: "\" ")).lowercased() }
+        let hint = platformHint.map(bareHint)
         let platform: Platform
         if hint == "android" || found & android != 0 {
             platform = .android
@@ -102,6 +102,17 @@ public enum PlatformClassifier {
             platform = .desktop
         }
         return Visitor(platform: platform, inAppBrowser: inAppBrowser(found, platform: platform))
+    }
+
+    /// `Sec-CH-UA-Platform`'s value (`"Android"`) without its quotes and spaces, its ASCII letters
+    /// lower-cased: bytes, not Foundation's `trimmingCharacters`, which cost Chrome's every request
+    /// more than the rest of the classification.
+    private static func bareHint(_ value: String) -> String {
+        var bytes = Substring(value).utf8[...]
+        let trimmed: (UInt8) -> Bool = { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: " ") }
+        while let first = bytes.first, trimmed(first) { bytes = bytes.dropFirst() }
+        while let last = bytes.last, trimmed(last) { bytes = bytes.dropLast() }
+        return String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Which app's own browser the marks show, if any. On iOS every browser but a web view says

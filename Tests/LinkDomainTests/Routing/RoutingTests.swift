@@ -77,6 +77,11 @@ struct PlatformClassifierTests {
         let reduced = "Mozilla/5.0 (Linux; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
         #expect(PlatformClassifier.classify(userAgent: reduced, platformHint: "\"Android\"").platform == .android)
         #expect(PlatformClassifier.classify(userAgent: reduced, platformHint: "\"Windows\"").platform == .desktop)
+        // Quotes and spaces around it, any case; a quote inside is part of the name.
+        let desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+        for (hint, platform) in [(" \"ANDROID\" ", Platform.android), ("\"iOS\"", .iOS), ("ios", .iOS), ("\"i\"os\"", .desktop), ("", .desktop)] {
+            #expect(PlatformClassifier.classify(userAgent: desktop, platformHint: hint).platform == platform, "\(hint)")
+        }
     }
 }
 
