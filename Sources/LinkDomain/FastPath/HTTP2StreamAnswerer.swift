@@ -9,9 +9,10 @@ import NIOHTTP2
 /// multiplexer behind this handler, which makes it a child channel as before.
 ///
 /// NIO's HTTP/2 handler in front has already checked every frame against the stream's state, and
-/// keeps the flow control; each stream's header blocks are checked here (``HTTP2RequestBlockCheck``): a response larger than the client's
-/// window waits there. The frames this handler drops are those of streams it answered (a late
-/// RST_STREAM, WINDOW_UPDATE or PRIORITY), which the multiplexer would not know.
+/// keeps the flow control: a response larger than the client's window waits there. Each stream's
+/// header blocks are checked here (``HTTP2RequestBlockCheck``). The frames this handler drops are
+/// those of streams it answered (a late RST_STREAM, WINDOW_UPDATE or PRIORITY), which the
+/// multiplexer would not know, and those of a malformed request, whose stream it resets.
 final class HTTP2StreamAnswerer: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     typealias InboundOut = HTTP2Frame
