@@ -29,6 +29,7 @@ ISSUED = "ACME: certificate issued"
 INSTALLED = "TLS certificate installed"
 NOT_ISSUED = "ACME: the certificate was not issued; the current one stays in use"
 VALIDATED = "set VALID by completed challenge"
+FULLY_AUTHORIZED = "is fully authorized"
 
 pytestmark = pytest.mark.skipif(not (Path("/usr/bin/pebble").exists() and Path("/usr/bin/pebble-challtestsrv").exists()),
                                 reason="needs Debian's pebble package (/usr/bin/pebble, /usr/bin/pebble-challtestsrv)")
@@ -161,6 +162,13 @@ class Pebble:
     def validated(self):
         """How many challenges this run of Pebble checked and found answered, as its log tells."""
         return self.output().count(VALIDATED)
+
+    def skip_if_an_authorization_was_reused(self):
+        """Pebble makes a new authorization only when `rand.Intn(100) > PEBBLE_AUTHZREUSE`, so even
+        at 0 an order reuses a valid one 1 time in 100 and no challenge is checked for it: such a
+        run proves nothing about answering one, and is skipped rather than passed or failed."""
+        if self.validated() < self.output().count(FULLY_AUTHORIZED):
+            pytest.skip("Pebble reused a valid authorization (1 time in 100 even at PEBBLE_AUTHZREUSE=0): no challenge was checked")
 
 
 def unverified_context():
@@ -305,6 +313,7 @@ def check_issued(server, pebble):
 
 def check_validated(pebble, times=1):
     """Pebble (which checks every challenge unless told not to) saw `times` challenges answered."""
+    pebble.skip_if_an_authorization_was_reused()
     assert pebble.validated() == times, pebble.output()
 
 
@@ -496,6 +505,7 @@ def test_renewal_is_swapped_in_under_load_without_dropping_open_connections(tmp_
     assert server.metric("linkdomain_acme_orders_total", outcome="issued") >= 2
     assert server.output().count(INSTALLED) >= 2
     assert pebble.issued() >= 2
+    pebble.skip_if_an_authorization_was_reused()
     assert pebble.validated() >= 2, "the renewal's challenge was checked too"
 
 
