@@ -58,14 +58,8 @@ enum HTTP2RequestBlockCheck {
         }
     }
 
-    /// HTTP's `tchar`s without the upper-case letters, which HTTP/2 forbids in names.
+    /// HTTP's `tchar`s (``RawRequestHead/isToken(_:)``) without the upper-case letters, which HTTP/2 forbids in names.
     private static func isLowerCaseToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x30...0x39, 0x5E...0x7A, 0x7C, 0x7E: true
-                default: false
-                }
-            }
+        !name.isEmpty && name.utf8.allSatisfy { RawRequestHead.isToken($0) && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
     }
 }

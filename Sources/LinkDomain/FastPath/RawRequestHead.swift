@@ -198,7 +198,7 @@ package struct RawRequestHead: Equatable {
     }
 
     /// RFC 9110's `tchar`.
-    private static func isToken(_ byte: UInt8) -> Bool {
+    static func isToken(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),

@@ -48,18 +48,20 @@ final class LinkEventRecorder: Service, Sendable {
     func record(_ events: [LinkEvent], suffix: String, platform: Platform) {
         guard !events.isEmpty else { return }
         for event in events { metrics.count(event, platform: platform) }
-        // One clock reading and one lock for the answer's events (a click and what it led to).
-        let day = LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
-        pending.withLock { pending in
-            for event in events { pending[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
-        }
-        activity.markIfWaiting()
+        count(events, suffix: suffix, platform: platform)
     }
 
     /// Counts one event on `day` (days since 1970, UTC; today when not given).
     func count(_ event: LinkEvent, suffix: String, platform: Platform, day: Int? = nil) {
+        count([event], suffix: suffix, platform: platform, day: day)
+    }
+
+    /// One clock reading and one lock for all of an answer's events (a click and what it led to).
+    private func count(_ events: [LinkEvent], suffix: String, platform: Platform, day: Int? = nil) {
         let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
-        pending.withLock { $0[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
+        pending.withLock { pending in
+            for event in events { pending[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
+        }
         activity.markIfWaiting()
     }
 
