@@ -45,7 +45,7 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
         guard case .headers(let headers) = frame.payload else { return }
         guard HTTP2RequestBlockCheck.isValid(headers.headers, as: .head) else { return refuse(stream, context: context) }
         if headers.endStream, let request = HTTPRequest(http2Head: headers.headers),
-            let answer = answers.answer(request, peer: { context.channel.remoteAddress?.ipAddress })
+            let answer = answers.answer(request, peer: { context.channel.remoteAddress?.peerText })
         {
             write(answer, on: stream, context: context)
             return
@@ -80,7 +80,7 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
     }
 
     private func write(_ answer: DecodedHeadAnswer, on stream: HTTP2StreamID, context: ChannelHandlerContext) {
-        let peer = context.channel.remoteAddress?.ipAddress
+        let peer = context.channel.remoteAddress?.peerText
         let https = answers.finisher.securityHeaders.isHTTPS(peer: peer, requestHeaders: answer.request.headerFields)
         let date = HTTPDate.current
         let block: HPACKHeaders

@@ -47,7 +47,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
                 action = ledger.requests.refuse()
             } else {
                 action = ledger.requests.head {
-                    pending = answers.answer(request, peer: { context.channel.remoteAddress?.ipAddress })
+                    pending = answers.answer(request, peer: { context.channel.remoteAddress?.peerText })
                     return pending != nil
                 }
             }
@@ -100,7 +100,7 @@ final class ImmediateResponseHandler: ChannelDuplexHandler, RemovableChannelHand
     }
 
     private func write(_ answer: DecodedHeadAnswer, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
-        let head = answers.finishedHead(of: answer, peer: context.channel.remoteAddress?.ipAddress)
+        let head = answers.finishedHead(of: answer, peer: context.channel.remoteAddress?.peerText)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body = answer.response.body, answer.request.method != .head { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)

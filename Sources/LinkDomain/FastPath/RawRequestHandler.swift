@@ -178,7 +178,7 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return bytes.withUnsafeReadableBytes { raw in
             func answer(cache: inout RawResponder.Cache) -> RawResponder.Answer? {
                 responder.answer(
-                    head, in: raw, peer: { context.channel.remoteAddress?.ipAddress }, cache: &cache, allocator: context.channel.allocator,
+                    head, in: raw, peer: { context.channel.remoteAddress?.peerText }, cache: &cache, allocator: context.channel.allocator,
                     logger: logger)
             }
             // A connection that closes after this answer uses its thread's cache, not its own.

@@ -13,7 +13,7 @@ public protocol ClientAddressRequestContext: RemoteAddressRequestContext {
 
 extension ClientAddressRequestContext {
     /// The peer's key, before any trusted proxy is looked behind: what a context starts with.
-    static func peerKey(_ remoteAddress: SocketAddress?) -> String { ClientKey.of(remoteAddress?.ipAddress ?? "unknown") }
+    static func peerKey(_ remoteAddress: SocketAddress?) -> String { ClientKey.of(remoteAddress?.peerText ?? "unknown") }
 }
 
 /// Resolves the client once per request: the peer's address; behind a trusted proxy, the nearest
@@ -27,7 +27,7 @@ struct ClientAddressMiddleware<Context: ClientAddressRequestContext>: RouterMidd
         guard !trustedProxies.isEmpty else { return try await next(request, context) }
         var context = context
         context.clientAddress = Self.client(
-            peer: context.remoteAddress?.ipAddress ?? "unknown", forwardedFor: request.headers[.xForwardedFor],
+            peer: context.remoteAddress?.peerText ?? "unknown", forwardedFor: request.headers[.xForwardedFor],
             trustedProxies: trustedProxies)
         return try await next(request, context)
     }

@@ -46,7 +46,7 @@ struct ResponseFinishingMiddleware<Context: RemoteAddressRequestContext>: Router
         var response = try await next(request, context)
         finisher.finish(
             &response.headers, status: response.status, method: request.method, path: request.uri.path,
-            route: context.endpointPath ?? "unmatched", peer: context.remoteAddress?.ipAddress, requestHeaders: request.headers,
+            route: context.endpointPath ?? "unmatched", peer: context.remoteAddress?.peerText, requestHeaders: request.headers,
             since: start, logger: context.logger)
         return response
     }

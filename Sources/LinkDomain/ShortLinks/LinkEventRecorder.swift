@@ -12,12 +12,14 @@ import Synchronization
 /// statistics API flushes before it reads. Until a flush, other replicas do not see this one's
 /// latest counts (at most a second behind while the service runs).
 final class LinkEventRecorder: Service, Sendable {
+    /// A link's visitors of one platform on one day; the value counts each event by its
+    /// ``LinkEvent/caseNumber``, so an answer's events (a click and what it led to) are one lookup.
     private struct Key: Hashable {
         let suffix: String
         let day: Int
         let platform: Platform
-        let event: LinkEvent
     }
+    private static let noEvents = [Int](repeating: 0, count: LinkEvent.allCases.count)
 
     let store: any LinkStore
     let interval: Duration
@@ -25,7 +27,7 @@ final class LinkEventRecorder: Service, Sendable {
     let clock: any WallClock
     /// The same events as counters at `/metrics`.
     let metrics: LinkMetrics
-    private let pending = Mutex<[Key: Int]>([:])
+    private let pending = Mutex<[Key: [Int]]>([:])
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
     /// every event counted before it was asked for.
     private let lastFlush = Mutex<Task<Void, Never>?>(nil)
@@ -60,9 +62,14 @@ final class LinkEventRecorder: Service, Sendable {
     private func count(_ events: [LinkEvent], suffix: String, platform: Platform, day: Int? = nil) {
         let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
         pending.withLock { pending in
-            for event in events { pending[Key(suffix: suffix, day: day, platform: platform, event: event), default: 0] += 1 }
+            // One access to the entry, so one hash of the key, for all the events.
+            Self.add(events, to: &pending[Key(suffix: suffix, day: day, platform: platform), default: Self.noEvents])
         }
         activity.markIfWaiting()
+    }
+
+    private static func add(_ events: [LinkEvent], to counts: inout [Int]) {
+        for event in events { counts[event.caseNumber] &+= 1 }
     }
 
     /// Stores every event counted so far.
@@ -87,7 +94,7 @@ final class LinkEventRecorder: Service, Sendable {
             await flush()
         }
         await flush()
-        let lost = pending.withLock { $0.values.reduce(0, +) }
+        let lost = pending.withLock { $0.values.joined().reduce(0, &+) }
         if lost > 0 { logger.error("link events not recorded at shutdown", metadata: ["events": .stringConvertible(lost)]) }
     }
 
@@ -97,10 +104,11 @@ final class LinkEventRecorder: Service, Sendable {
             return pending
         }
         guard !taken.isEmpty else { return }
-        let tallies = taken.map {
-            LinkEventTally(
-                suffix: $0.key.suffix, day: $0.key.day, platform: $0.key.platform, event: $0.key.event,
-                count: $0.value)
+        let tallies = taken.flatMap { key, counts in
+            LinkEvent.allCases.compactMap { event in
+                counts[event.caseNumber] == 0
+                    ? nil : LinkEventTally(suffix: key.suffix, day: key.day, platform: key.platform, event: event, count: counts[event.caseNumber])
+            }
         }
         do {
             try await store.recordEvents(tallies)
@@ -109,7 +117,7 @@ final class LinkEventRecorder: Service, Sendable {
             logger.warning(
                 "link events not recorded yet; kept for the next attempt",
                 metadata: ["events": .stringConvertible(tallies.count), "error": .string("\(error)")])
-            pending.withLock { pending in pending.merge(taken, uniquingKeysWith: +) }
+            pending.withLock { pending in pending.merge(taken) { zip($0, $1).map(&+) } }
         }
     }
 }

@@ -1,3 +1,4 @@
+import NIOCore
 import Testing
 
 @testable import LinkDomain
@@ -16,6 +17,21 @@ struct ClientKeyAndHostTests {
         #expect(ClientKey.of("fe80::1%eth0") == "fe80:0:0:0::/64")
         #expect(ClientKey.of("unknown") == "unknown")
         #expect(ClientKey.of("not:an:address") == "not:an:address")
+    }
+
+    @Test("a peer's IPv4 address is written as NIO writes it; an IPv6 peer as NIO's own text")
+    func peerText() throws {
+        var addresses = ["0.0.0.0", "255.255.255.255", "127.0.0.1", "10.0.100.9", "192.168.1.10", "1.20.199.250"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 { addresses.append((0..<4).map { _ in String(UInt8.random(in: 0...255, using: &generator)) }.joined(separator: ".")) }
+        for address in addresses {
+            let peer = try SocketAddress(ipAddress: address, port: 443)
+            #expect(peer.peerText == address)
+            #expect(peer.peerText == peer.ipAddress)
+        }
+        let v6 = try SocketAddress(ipAddress: "2001:db8::7", port: 443)
+        #expect(v6.peerText == "2001:db8::7")
+        #expect(try SocketAddress(unixDomainSocketPath: "/tmp/peer").peerText == nil)
     }
 
     @Test("development answers loopback names and its public host, nothing a rebound page names")

@@ -1,4 +1,5 @@
 import Logging
+import Prometheus
 import ServiceLifecycle
 import Synchronization
 import Testing
@@ -67,14 +68,54 @@ struct LinkEventRecorderTests {
             let recorder = LinkEventRecorder(store: store, logger: Logger(label: "test"))
             store.down.withLock { $0 = true }
             for _ in 0..<7 { recorder.count(.click, suffix: "c", platform: .desktop, day: Self.day) }
+            recorder.count(.redirectToFallback, suffix: "c", platform: .desktop, day: Self.day)
             await recorder.flush()
             recorder.count(.click, suffix: "c", platform: .desktop, day: Self.day)
+            recorder.count(.redirectToFallback, suffix: "c", platform: .desktop, day: Self.day)
             await recorder.flush()
             #expect(try await base.eventCounts(suffix: "c", fromDay: Self.day).isEmpty)
             store.down.withLock { $0 = false }
             await recorder.flush()
-            #expect(try await base.eventCounts(suffix: "c", fromDay: Self.day) == [LinkEventCount(platform: .desktop, event: .click, count: 8)])
+            #expect(
+                try await base.eventCounts(suffix: "c", fromDay: Self.day).sorted { $0.event.rawValue < $1.event.rawValue } == [
+                    LinkEventCount(platform: .desktop, event: .click, count: 8),
+                    LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 2),
+                ])
         }
+    }
+
+    @Test("an answer's events are each counted once, for its link and platform, here and in the metrics")
+    func answerEvents() async throws {
+        try await StoreKind.sqlite.withStore { (base) async throws in
+            let metrics = LinkMetrics()
+            let recorder = LinkEventRecorder(store: base, metrics: metrics, logger: Logger(label: "test"))
+            for _ in 0..<3 { recorder.record([.click, .redirectToFallback], suffix: "d", platform: .desktop) }
+            recorder.record([.click, .redirectToApp], suffix: "d", platform: .iOS)
+            recorder.record([], suffix: "d", platform: .bot)
+            await recorder.flush()
+            let counts = try await base.eventCounts(suffix: "d", fromDay: 0)
+            #expect(
+                counts.sorted { ($0.platform.rawValue, $0.event.rawValue) < ($1.platform.rawValue, $1.event.rawValue) } == [
+                    LinkEventCount(platform: .desktop, event: .click, count: 3), LinkEventCount(platform: .desktop, event: .redirectToFallback, count: 3),
+                    LinkEventCount(platform: .iOS, event: .click, count: 1), LinkEventCount(platform: .iOS, event: .redirectToApp, count: 1),
+                ])
+            let text = metrics.registry.emitToString()
+            #expect(text.contains(#"linkdomain_link_events_total{platform="desktop",event="REDIRECT_TO_FALLBACK"} 3"#))
+            #expect(text.contains(#"linkdomain_link_events_total{platform="iOS",event="CLICK"} 1"#))
+        }
+    }
+
+    @Test("an event's and a platform's case numbers are their places in allCases (the tallies index by them)")
+    func caseNumbers() {
+        #expect(LinkEvent.allCases.map(\.caseNumber) == Array(LinkEvent.allCases.indices))
+        #expect(Platform.allCases.map(\.caseNumber) == Array(Platform.allCases.indices))
+        #expect(Set(Platform.allCases).count == Platform.allCases.count)
+        #expect(Set(InAppBrowser.allCases).count == InAppBrowser.allCases.count)
+        #expect(Platform.iOS != .iPadOS && Platform.iOS == Platform(rawValue: "iOS"))
+        // Hashed as the case number, not as the raw string: what a table lookup costs.
+        for platform in Platform.allCases { #expect(platform.hashValue == platform.caseNumber.hashValue) }
+        for event in LinkEvent.allCases { #expect(event.hashValue == event.caseNumber.hashValue) }
+        #expect(Visitor(platform: .iOS, inAppBrowser: .gmail) != Visitor(platform: .iOS, inAppBrowser: .outlook))
     }
 
     @Test("concurrent counting and flushing store every event exactly once")
