@@ -63,7 +63,7 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let closed = event as? StreamClosedEvent { passedOn.remove(closed.streamID) }
+        if let closed = UserEvent.exactly(event, as: StreamClosedEvent.self) { passedOn.remove(closed.streamID) }
         context.fireUserInboundEventTriggered(event)
     }
 
