@@ -69,11 +69,14 @@ package final class RateLimiter: Sendable {
         // The dropped generation (possibly many clients) is freed as this returns, not under the lock.
         let (wait, _) = generations.withLock { generations -> (Int?, [String: Bucket]) in
             let dropped = generations.turn(at: now, every: refill, maximumKeys: Self.maximumKeys)
-            var bucket = refilled(generations.bucket(key), now)
-            defer { generations.current[key] = bucket }
-            guard bucket.tokens >= 1 else { return (max(1, Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up))), dropped) }
-            bucket.tokens -= 1
-            return (nil, dropped)
+            // A client already in this generation is found and updated with one hash of its key.
+            if let index = generations.current.index(forKey: key) {
+                return (take(from: &generations.current.values[index], now), dropped)
+            }
+            var bucket = refilled(generations.previous[key], now)
+            let wait = take(from: &bucket, now)
+            generations.current[key] = bucket
+            return (wait, dropped)
         }
         return wait
     }
@@ -83,6 +86,14 @@ package final class RateLimiter: Sendable {
     package func hasToken(_ key: String) -> Bool {
         let now = clock.now
         return generations.withLock { refilled($0.bucket(key), now).tokens >= 1 }
+    }
+
+    /// Refills `bucket` to `now` and takes a token: nil, or the seconds until one is there.
+    private func take(from bucket: inout Bucket, _ now: ContinuousClock.Instant) -> Int? {
+        bucket = refilled(bucket, now)
+        guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) * 60 / perMinute).rounded(.up))) }
+        bucket.tokens -= 1
+        return nil
     }
 
     private func refilled(_ bucket: Bucket?, _ now: ContinuousClock.Instant) -> Bucket {

@@ -72,6 +72,10 @@ struct ClientKeyAndHostTests {
         // Many clients do not make a take cost more, nor forget a client that is still spending.
         for index in 0..<20_000 { _ = limiter.take("client-\(index)") }
         #expect(limiter.take("a") != nil)
+        // A full generation turns: a client found only in the previous one is still out of tokens.
+        for index in 20_000..<(RateLimiter.maximumKeys + 1) { _ = limiter.take("client-\(index)") }
+        #expect(limiter.take("a") != nil, "kept across the turn")
+        #expect(limiter.take("c") == nil, "a new client starts full")
     }
 }
 
