@@ -47,6 +47,10 @@ struct ClientKeyAndHostTests {
             #expect(!hosts.allows(refused), "\(refused)")
         }
         #expect(DevelopmentHosts(publicHost: "dev.test").allows("dev.test:8080"))
+        #expect(DevelopmentHosts(publicHost: "dev.test").allows("dev.test"))
+        for refused in ["dev.tester", "dev.tes", "dev.test.attacker.example", "dev.test@x"] {
+            #expect(!DevelopmentHosts(publicHost: "dev.test").allows(refused), "\(refused)")
+        }
     }
 
     @Test("a relay's reply is kept without addresses, links or codes")
