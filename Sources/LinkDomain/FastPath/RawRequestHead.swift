@@ -188,13 +188,18 @@ package struct RawRequestHead: Equatable {
 
     /// Whether the bytes are `lowercase` in any case (for tokens and field values, in which no other
     /// byte maps onto a letter or `-` by setting its 0x20 bit).
-    fileprivate static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: String) -> Bool {
-        var index = range.lowerBound
-        for byte in lowercase.utf8 {
-            guard bytes[index] | 0x20 == byte else { return false }
-            index += 1
+    /// `lowercase` is a literal read from its own bytes: a `String`'s UTF-8 view is walked through
+    /// its generic iterator.
+    fileprivate static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { expected in
+            guard expected.count <= range.count else { return false }
+            var index = range.lowerBound
+            for byte in expected {
+                guard bytes[index] | 0x20 == byte else { return false }
+                index += 1
+            }
+            return true
         }
-        return true
     }
 
     /// RFC 9110's `tchar`.
@@ -214,28 +219,25 @@ package struct RawRequestHead: Equatable {
         case transferEncoding, contentLength, connection, expect, upgrade, userAgent, platformHint, ifNoneMatch, forwardedProto, acceptLanguage
         case host, other
 
-        /// The candidates for a name of each length: every line is compared with one or two names at most.
-        private static func candidates(length: Int) -> [(String, FieldName)] {
-            switch length {
-            case 4: [("host", .host)]
-            case 6: [("expect", .expect)]
-            case 7: [("upgrade", .upgrade)]
-            case 10: [("user-agent", .userAgent), ("connection", .connection)]
-            case 13: [("if-none-match", .ifNoneMatch)]
-            case 14: [("content-length", .contentLength)]
-            case 15: [("accept-language", .acceptLanguage)]
-            case 17: [("transfer-encoding", .transferEncoding), ("x-forwarded-proto", .forwardedProto)]
-            case 18: [("sec-ch-ua-platform", .platformHint)]
-            default: []
-            }
-        }
-
+        /// Compared with one or two names at most, by the name's length (no list of candidates is
+        /// made: an array per line was a quarter of reading a head).
         init(_ bytes: UnsafeRawBufferPointer, _ name: Range<Int>) {
-            for (candidate, field) in Self.candidates(length: name.count) where RawRequestHead.equalsIgnoringCase(bytes, name, candidate) {
-                self = field
-                return
-            }
-            self = .other
+            func named(_ candidate: StaticString) -> Bool { RawRequestHead.equalsIgnoringCase(bytes, name, candidate) }
+            self =
+                switch name.count {
+                case 4 where named("host"): .host
+                case 6 where named("expect"): .expect
+                case 7 where named("upgrade"): .upgrade
+                case 10 where named("user-agent"): .userAgent
+                case 10 where named("connection"): .connection
+                case 13 where named("if-none-match"): .ifNoneMatch
+                case 14 where named("content-length"): .contentLength
+                case 15 where named("accept-language"): .acceptLanguage
+                case 17 where named("transfer-encoding"): .transferEncoding
+                case 17 where named("x-forwarded-proto"): .forwardedProto
+                case 18 where named("sec-ch-ua-platform"): .platformHint
+                default: .other
+                }
         }
     }
 }
