@@ -1,3 +1,4 @@
+import LinkDomainCore
 import NIOHPACK
 
 /// The rules a client's HTTP/2 header block must keep (RFC 9113 §8.2 and §8.3; docs/design/first-click.md,
@@ -29,14 +30,14 @@ enum HTTP2RequestBlockCheck {
         for (name, value, _) in block {
             if name.utf8.first == UInt8(ascii: ":") {
                 guard kind == .head, !regularFieldsBegan, let field = pseudoHeaderField(name), seen & field == 0 else { return false }
-                guard bytes(of: value, allSatisfy: { $0 > 0x20 && $0 != 0x7F }) else { return false }
+                guard value.everyUTF8Byte({ $0 > 0x20 && $0 != 0x7F }) else { return false }
                 seen |= field
                 if field == method { isConnect = value == "CONNECT" }
                 if field == path, value.isEmpty { return false }
             } else {
                 regularFieldsBegan = true
-                guard !name.isEmpty, bytes(of: name, allSatisfy: isLowerCaseToken),
-                    bytes(of: value, allSatisfy: { $0 != 0 && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") })
+                guard !name.isEmpty, name.everyUTF8Byte(isLowerCaseToken),
+                    value.everyUTF8Byte({ $0 != 0 && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") })
                 else { return false }
                 // Only names of these lengths can be forbidden: most fields skip the comparisons.
                 switch name.utf8.count {
@@ -67,15 +68,5 @@ enum HTTP2RequestBlockCheck {
     /// HTTP's `tchar`s (``RawRequestHead/isToken(_:)``) without the upper-case letters, which HTTP/2 forbids in names.
     private static func isLowerCaseToken(_ byte: UInt8) -> Bool {
         RawRequestHead.isToken(byte) && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-    }
-
-    /// Every byte of `text` checked in its contiguous storage: `String.UTF8View`'s own iteration
-    /// costs several times as much per byte, and a browser's field values are long.
-    private static func bytes(of text: String, allSatisfy rule: (UInt8) -> Bool) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            for byte in bytes where !rule(byte) { return false }
-            return true
-        }
     }
 }

@@ -64,7 +64,7 @@ struct ImmediateResponder: Sendable {
     let files: AssociationFiles
     let stylesheet: ImmediateResponse
     /// The association files' 200s, made once: only a conditional request needs its own answer.
-    let associationFiles: (apple: ImmediateResponse, android: ImmediateResponse)
+    let associationOK: (apple: ImmediateResponse, android: ImmediateResponse)
     let writer: LinkAnswerWriter
     let shortLinks: CachedLinkStore
     let linkEvents: LinkEventRecorder
@@ -89,7 +89,7 @@ struct ImmediateResponder: Sendable {
         self.shortLinks = shortLinks
         self.linkEvents = linkEvents
         self.files = files
-        associationFiles = (files.apple.response(ifNoneMatch: nil), files.android.response(ifNoneMatch: nil))
+        associationOK = (files.apple.response(ifNoneMatch: nil), files.android.response(ifNoneMatch: nil))
         self.writer = writer
         self.router = writer.pages.router
         // Only where development mode comes from a loopback server: a CI container that forces it
@@ -155,9 +155,9 @@ struct ImmediateResponder: Sendable {
     ) -> Answer? {
         switch kind {
         case .appleAssociation:
-            return .response(headers.ifNoneMatch == nil ? associationFiles.apple : files.apple.response(ifNoneMatch: headers.ifNoneMatch))
+            return .response(headers.ifNoneMatch == nil ? associationOK.apple : files.apple.response(ifNoneMatch: headers.ifNoneMatch))
         case .androidAssociation:
-            return .response(headers.ifNoneMatch == nil ? associationFiles.android : files.android.response(ifNoneMatch: headers.ifNoneMatch))
+            return .response(headers.ifNoneMatch == nil ? associationOK.android : files.android.response(ifNoneMatch: headers.ifNoneMatch))
         case .stylesheet:
             return .response(stylesheet)
         case .link:

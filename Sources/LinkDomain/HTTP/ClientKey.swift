@@ -19,7 +19,7 @@ enum ClientKey {
         guard bare.utf8.count <= 64, inet_pton(AF_INET6, bare, &bytes) == 1 else { return address }
         let octets = withUnsafeBytes(of: &bytes) { Array($0) }
         if octets[0..<10].allSatisfy({ $0 == 0 }), octets[10] == 0xFF, octets[11] == 0xFF {
-            return octets[12...].map(String.init).joined(separator: ".")
+            return octets[12...].withUnsafeBytes(dottedQuad)
         }
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(octets[$0]) << 8 | UInt16(octets[$0 + 1]), radix: 16) }
         return groups.joined(separator: ":") + "::/64"
