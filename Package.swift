@@ -148,7 +148,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The fuzzers' corpora: read from the source tree by the tests, not bundled.
-            exclude: ["LinkParsing/FuzzCorpus", "EmbeddedBackend/FuzzCorpus", "Mail/FuzzCorpus", "FastPath/FuzzCorpus"],
+            exclude: [
+                "LinkParsing/FuzzCorpus", "EmbeddedBackend/FuzzCorpus", "Mail/FuzzCorpus", "FastPath/FuzzCorpus", "ACME/FuzzCorpus",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -65,7 +65,11 @@ extension CodeInfo {
     /// answers, and whether an app asked for it, as the record says (nil for older codes: the
     /// link's shape tells).
     init(_ record: OobCodeRecord) {
-        self.init(AccountService.checked(record))
-        askedByApp = record.askedByApp
+        self.init(OobCodeSummary(record))
+    }
+
+    init(_ summary: OobCodeSummary) {
+        self.init(AccountService.checked(summary))
+        askedByApp = summary.askedByApp
     }
 }

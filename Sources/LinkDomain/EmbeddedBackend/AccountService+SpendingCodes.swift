@@ -9,7 +9,7 @@ extension AccountService {
     func resetPassword(_ request: ResetPasswordRequest, _ context: CallContext) async throws -> ResetPasswordResponse {
         guard let code = request.oobCode else { throw IdentityToolkitError.missingOobCode }
         let record = try await liveCode(code)
-        guard let newPassword = request.newPassword else { return Self.checked(record) }
+        guard let newPassword = request.newPassword else { return Self.checked(OobCodeSummary(record)) }
         guard record.requestType == .passwordReset else { throw IdentityToolkitError.invalidOobCode }
         try checkStrength(newPassword)
         guard let found = try await store.user(tenantID: record.tenantID, email: record.email) else {
@@ -32,16 +32,16 @@ extension AccountService {
         return ResetPasswordResponse(requestType: record.requestType, email: record.email)
     }
 
-    /// A live code's record read without waiting (``AuthStore/codeWithoutWaiting(_:)``), for the
-    /// event loop's pages; nil when that read has no live code to give (the caller then
-    /// makes the check the usual way, which says why).
-    func liveCodeWithoutWaiting(_ code: String) -> OobCodeRecord? {
-        guard let record = store.codeWithoutWaiting(code), record.expiresAt > clock.nowMilliseconds() else { return nil }
-        return record
+    /// A live code read without waiting (``AuthStore/codeWithoutWaiting(_:)``), for the event
+    /// loop's pages; nil when that read has no live code to give (the caller then makes the
+    /// check the usual way, which says why).
+    func liveCodeWithoutWaiting(_ code: String) -> OobCodeSummary? {
+        guard let summary = store.codeWithoutWaiting(code), summary.expiresAt > clock.nowMilliseconds() else { return nil }
+        return summary
     }
 
     /// What checking a live code answers.
-    static func checked(_ record: OobCodeRecord) -> ResetPasswordResponse {
+    static func checked(_ record: OobCodeSummary) -> ResetPasswordResponse {
         var response = ResetPasswordResponse(requestType: record.requestType)
         // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
         if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }

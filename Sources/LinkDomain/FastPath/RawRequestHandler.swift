@@ -56,7 +56,8 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             ledger.lastActivity = .now()
             ledger.watch(context.channel, timeout: idleTimeout)
         }
-        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: false)
+        // Asked from here, the first read is pending before NIO's automatic read would ask the
+        // whole pipeline (which it does only when none is).
         context.read()
     }
 
@@ -104,8 +105,8 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         switch state.readComplete() {
         case .throughPipeline:
+            // NIO's automatic read asks the whole pipeline next, as no read is pending.
             context.fireChannelReadComplete()
-            context.channel.read()
         case .here:
             read(context: context)
         }

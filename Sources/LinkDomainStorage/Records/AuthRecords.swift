@@ -147,6 +147,31 @@ public struct OobCodeRecord: Codable, Sendable, Equatable {
     }
 }
 
+/// What a page needs of a live code, read on the event loop (``AuthStore/codeWithoutWaiting(_:)``):
+/// its kind, its addresses, when it expires and whether an app asked for it. Not the link, the
+/// tenant or the account: each column read costs the read an allocation and a copy.
+public struct OobCodeSummary: Sendable, Equatable {
+    public var requestType: OobRequestType
+    public var email: String
+    public var newEmail: String?
+    public var expiresAt: Int64
+    public var askedByApp: Bool?
+
+    public init(requestType: OobRequestType, email: String, newEmail: String?, expiresAt: Int64, askedByApp: Bool?) {
+        self.requestType = requestType
+        self.email = email
+        self.newEmail = newEmail
+        self.expiresAt = expiresAt
+        self.askedByApp = askedByApp
+    }
+
+    public init(_ record: OobCodeRecord) {
+        self.init(
+            requestType: record.requestType, email: record.email, newEmail: record.newEmail, expiresAt: record.expiresAt,
+            askedByApp: record.askedByApp)
+    }
+}
+
 /// A refresh token: valid while its account exists and `createdAt` is not before the account's `validSince`.
 public struct RefreshTokenRecord: Codable, Sendable, Equatable {
     public var token: String

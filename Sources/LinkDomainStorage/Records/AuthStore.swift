@@ -34,10 +34,10 @@ public protocol AuthStore: Sendable {
     func insertCode(_ code: OobCodeRecord) async throws(StoreError)
     /// The code if it exists and has not been spent (expired codes included).
     func code(_ code: String) async throws(StoreError) -> OobCodeRecord?
-    /// The code read at once on the caller's thread, for the event loop's answers: nil when it is
-    /// unknown or spent, and also whenever it cannot be read without waiting (the caller then
-    /// asks ``code(_:)``). Stores that cannot read without waiting always answer nil.
-    func codeWithoutWaiting(_ code: String) -> OobCodeRecord?
+    /// What the event loop's answers need of the code, read at once on the caller's thread: nil
+    /// when it is unknown or spent, and also whenever it cannot be read without waiting (the
+    /// caller then asks ``code(_:)``). Stores that cannot read without waiting always answer nil.
+    func codeWithoutWaiting(_ code: String) -> OobCodeSummary?
     /// Makes every write of one action in one transaction (see ``AuthWrites``): all, or (on any
     /// failure, a lost race on an account included: ``StoreError/conflict``) none.
     func commit(_ writes: AuthWrites) async throws(StoreError) -> AuthCommit
@@ -78,5 +78,5 @@ public enum StoreError: Error, Sendable, Equatable {
 }
 
 extension AuthStore {
-    public func codeWithoutWaiting(_ code: String) -> OobCodeRecord? { nil }
+    public func codeWithoutWaiting(_ code: String) -> OobCodeSummary? { nil }
 }

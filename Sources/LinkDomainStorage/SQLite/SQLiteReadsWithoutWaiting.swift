@@ -9,7 +9,8 @@ import Synchronization
 /// SQLite's own interface, not GRDB's: this read is every sign-in link's and every reset form's,
 /// and GRDB's row (a dispatch hop per read, each column found by a case-insensitive name, its
 /// value decoded through a protocol) cost ten times SQLite's step (BENCHMARKS.md, "The link's
-/// own work"). The statement names its columns, so each is read by its position.
+/// own work"). The statement names its columns, so each is read by its position, and only those a
+/// page needs (``OobCodeSummary``): every text column costs the step an allocation and a copy.
 ///
 /// Nothing here waits. With every connection in use, or the file busy (SQLite's lock, a
 /// checkpoint), the read answers nil and the caller takes the pool's way (``SQLiteStore/code(_:)``).
@@ -23,8 +24,8 @@ package final class SQLiteReadsWithoutWaiting: Sendable {
         idle = Mutex(readers)
     }
 
-    /// The code's record, or nil when it is not stored, no connection is free or the read failed.
-    package func code(_ code: String) -> OobCodeRecord? {
+    /// What a page needs of the code, or nil when it is not stored, no connection is free or the read failed.
+    package func code(_ code: String) -> OobCodeSummary? {
         guard let reader = idle.withLock({ $0.popLast() }) else { return nil }
         defer { idle.withLock { $0.append(reader) } }
         return reader.read(code)
@@ -39,8 +40,7 @@ private final class CodeReader: @unchecked Sendable {
     /// Codes are 32 characters; anything much longer is not one, and its length must fit SQLite's Int32.
     private static let longestCode = 256
     private static let query = """
-        SELECT code, projectID, tenantID, requestType, email, newEmail, localID, link, createdAt, expiresAt, askedByApp \
-        FROM oobCodes WHERE code = ?
+        SELECT requestType, email, newEmail, expiresAt, askedByApp FROM oobCodes WHERE code = ?
         """
 
     init(path: String) throws(StoreError) {
@@ -67,10 +67,10 @@ private final class CodeReader: @unchecked Sendable {
         sqlite3_close_v2(connection)
     }
 
-    func read(_ code: String) -> OobCodeRecord? {
+    func read(_ code: String) -> OobCodeSummary? {
         var code = code
         guard code.utf8.count <= Self.longestCode else { return nil }
-        return code.withUTF8 { bytes -> OobCodeRecord? in
+        return code.withUTF8 { bytes -> OobCodeSummary? in
             // No destructor (SQLITE_STATIC): the bytes outlive the step, and the binding is cleared after it.
             guard sqlite3_bind_text(statement, 1, bytes.baseAddress, Int32(bytes.count), nil) == SQLITE_OK else { return nil }
             defer {
@@ -79,21 +79,19 @@ private final class CodeReader: @unchecked Sendable {
                 sqlite3_clear_bindings(statement)
             }
             guard sqlite3_step(statement) == SQLITE_ROW else { return nil }
-            return record()
+            return summary()
         }
     }
 
     /// The current row, its columns in the query's order.
-    private func record() -> OobCodeRecord? {
-        guard let code = text(0), let projectID = text(1), let tenantID = text(2),
-            let requestType = text(3).flatMap(OobRequestType.init(rawValue:)), let email = text(4), let link = text(7),
-            sqlite3_column_type(statement, 8) == SQLITE_INTEGER, sqlite3_column_type(statement, 9) == SQLITE_INTEGER
+    private func summary() -> OobCodeSummary? {
+        guard let requestType = text(0).flatMap(OobRequestType.init(rawValue:)), let email = text(1),
+            sqlite3_column_type(statement, 3) == SQLITE_INTEGER
         else { return nil }
-        let askedByApp: Bool? = sqlite3_column_type(statement, 10) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 10) != 0
-        return OobCodeRecord(
-            code: code, projectID: projectID, tenantID: tenantID, requestType: requestType, email: email, newEmail: text(5),
-            localID: text(6), link: link, createdAt: sqlite3_column_int64(statement, 8),
-            expiresAt: sqlite3_column_int64(statement, 9), askedByApp: askedByApp)
+        let askedByApp: Bool? = sqlite3_column_type(statement, 4) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 4) != 0
+        return OobCodeSummary(
+            requestType: requestType, email: email, newEmail: text(2), expiresAt: sqlite3_column_int64(statement, 3),
+            askedByApp: askedByApp)
     }
 
     /// A text column's value; nil for NULL (or a value of another type).
@@ -110,7 +108,7 @@ private final class CodeReader: @unchecked Sendable {
 }
 
 extension SQLiteStore {
-    public func codeWithoutWaiting(_ code: String) -> OobCodeRecord? {
+    public func codeWithoutWaiting(_ code: String) -> OobCodeSummary? {
         readsWithoutWaiting.code(code)
     }
 }
