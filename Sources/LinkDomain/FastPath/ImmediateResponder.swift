@@ -80,7 +80,9 @@ struct ImmediateResponder: Sendable {
     /// In development, the hosts answered (others are the router's 421); nil in a deployment.
     let developmentHosts: DevelopmentHosts?
     /// Short links' redirects, decided once per long link, visitor and method on each thread.
-    let shortLinkRedirects = ShortLinkRedirects.PerThread()
+    let shortLinkRedirects = PerThread { ShortLinkRedirects() }
+    /// Visitors classified on each thread, by their user agent and platform hint.
+    let knownVisitors = PerThread { KnownVisitors() }
 
     init(
         configuration: LinkDomainConfiguration, files: AssociationFiles, stylesheet: [UInt8], writer: LinkAnswerWriter,
@@ -186,7 +188,7 @@ struct ImmediateResponder: Sendable {
     }
 
     private func visitor(_ headers: RequestHeaders) -> Visitor {
-        PlatformClassifier.classify(userAgent: headers.userAgent, platformHint: headers.platformHint)
+        knownVisitors.current.visitor(userAgent: headers.userAgent, platformHint: headers.platformHint)
     }
 
     /// - Parameter keep: where to keep the answer, when it is a redirect decided from the link alone.

@@ -3,7 +3,6 @@ import LinkDomainCore
 import LinkDomainStorage
 import Logging
 import NIOCore
-import NIOPosix
 
 /// Answers a request read by ``RawRequestHead`` with the bytes of ``ImmediateResponder``'s answer:
 /// the same status, fields and body as the router's path (``ResponseBytes``), counted in the same
@@ -28,14 +27,9 @@ final class RawResponder: Sendable {
         var cache = Cache()
 
         /// This thread's (an event loop's).
-        static var current: SharedCache {
-            if let shared = threads.currentValue { return shared }
-            let shared = SharedCache()
-            threads.currentValue = shared
-            return shared
-        }
+        static var current: SharedCache { threads.current }
 
-        private static let threads = ThreadSpecificVariable<SharedCache>()
+        private static let threads = PerThread { SharedCache() }
     }
 
     /// What was written, for the metrics and the log.

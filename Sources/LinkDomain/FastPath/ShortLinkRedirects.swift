@@ -1,6 +1,5 @@
 import HTTPTypes
 import LinkDomainCore
-import NIOPosix
 
 /// The redirects a thread has answered for cached short links, kept by suffix, visitor and
 /// method. A short link asked for without a query of its own is redirected by its long link, the
@@ -42,20 +41,7 @@ final class ShortLinkRedirects {
         if redirects.count >= Self.capacity, redirects[key] == nil { redirects.removeAll(keepingCapacity: true) }
         redirects[key] = redirect
     }
-
-    /// One per thread, for one responder (a responder made anew starts with none).
-    final class PerThread: Sendable {
-        private let threads = ThreadSpecificVariable<ShortLinkRedirects>()
-
-        /// This thread's.
-        var current: ShortLinkRedirects {
-            if let known = threads.currentValue { return known }
-            let made = ShortLinkRedirects()
-            threads.currentValue = made
-            return made
-        }
-    }
 }
 
-/// Only ever used on the thread that made it (``ShortLinkRedirects/PerThread/current``).
+/// Only ever used on the thread that made it (``PerThread/current``).
 extension ShortLinkRedirects: @unchecked Sendable {}

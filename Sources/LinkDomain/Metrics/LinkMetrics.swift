@@ -12,7 +12,7 @@ public struct LinkMetrics: Sendable {
     /// validates the metric's name under its lock, which showed in the request profile.
     private let requestMetrics = MetricCache<RequestMetricKey, (requests: Counter, duration: DurationHistogram)>()
     private let eventCounters = MetricCache<LinkEventKey, Counter>()
-    private let backendMetrics = MetricCache<BackendCallKey, (calls: Counter, duration: DurationHistogram)>()
+    private let backendMetrics = MetricCache<BackendCallKey, BackendCallMetrics>()
     private let spentCodes = SharedCounts()
 
     public init() {}
@@ -59,22 +59,26 @@ public struct LinkMetrics: Sendable {
     /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,
     /// `unreachable`, `timeout`, `invalid_response`).
     func backendCall(_ operation: String, outcome: String, duration: Duration) {
-        let metrics = backendMetrics.metric(for: BackendCallKey(operation: operation, outcome: outcome)) { key in
-            (
-                registry.makeCounter(
+        backendCallMetrics(operation, outcome: outcome).record(duration)
+    }
+
+    /// The counter and latency of one operation's outcome, for a caller that records the same
+    /// pair on every call and finds them once (the event loop's code checks).
+    func backendCallMetrics(_ operation: String, outcome: String) -> BackendCallMetrics {
+        backendMetrics.metric(for: BackendCallKey(operation: operation, outcome: outcome)) { key in
+            BackendCallMetrics(
+                calls: registry.makeCounter(
                     descriptor: MetricNameDescriptor(
                         namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
                         helpText: "Auth backend calls by operation and outcome."),
                     labels: [("operation", key.operation), ("outcome", key.outcome)]),
-                registry.makeDurationHistogram(
+                duration: registry.makeDurationHistogram(
                     descriptor: MetricNameDescriptor(
                         namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
                         helpText: "Auth backend call latency by operation."),
                     labels: [("operation", key.operation)], buckets: Self.latencyBuckets)
             )
         }
-        metrics.calls.increment()
-        metrics.duration.record(duration)
     }
 
     /// One code spent through the pages, by mode.

@@ -36,6 +36,17 @@ struct BackendCallKey: Hashable, Sendable {
     let outcome: String
 }
 
+/// One backend operation's outcome: its calls and their latency.
+struct BackendCallMetrics: Sendable {
+    let calls: Counter
+    let duration: DurationHistogram
+
+    func record(_ duration: Duration) {
+        calls.increment()
+        self.duration.record(duration)
+    }
+}
+
 /// A short-link event counter's labels.
 struct LinkEventKey: Hashable, Sendable {
     let event: LinkEvent

@@ -1,0 +1,38 @@
+import LinkDomainCore
+
+/// The visitors a thread has classified, kept by their `User-Agent` and `Sec-CH-UA-Platform`.
+/// Classification is a pure function of the two, and the browsers that click links send a few
+/// hundred distinct user agents between them: finding one again (a hash of its bytes and a
+/// comparison) costs an eighth of scanning it for some fifty markers (BENCHMARKS.md, "The
+/// link's own work").
+///
+/// Each thread holds its own: no lock on the path, bounded by starting over when full, and a user
+/// agent longer than any browser's is classified every time instead of kept (a client sending a
+/// new long one per request would otherwise fill the table with its bytes).
+final class KnownVisitors {
+    struct Key: Hashable {
+        var userAgent: String?
+        var platformHint: String?
+    }
+
+    /// Per thread; each entry holds its user agent's bytes (at most ``longestKept``).
+    static let capacity = 1024
+    static let longestKept = 512
+    private var visitors: [Key: Visitor] = [:]
+    var count: Int { visitors.count }
+
+    func visitor(userAgent: String?, platformHint: String?) -> Visitor {
+        guard (userAgent?.utf8.count ?? 0) + (platformHint?.utf8.count ?? 0) <= Self.longestKept else {
+            return PlatformClassifier.classify(userAgent: userAgent, platformHint: platformHint)
+        }
+        let key = Key(userAgent: userAgent, platformHint: platformHint)
+        if let known = visitors[key] { return known }
+        let visitor = PlatformClassifier.classify(userAgent: userAgent, platformHint: platformHint)
+        if visitors.count >= Self.capacity { visitors.removeAll(keepingCapacity: true) }
+        visitors[key] = visitor
+        return visitor
+    }
+}
+
+/// Only ever used on the thread that made it (``PerThread/current``).
+extension KnownVisitors: @unchecked Sendable {}

@@ -1,0 +1,41 @@
+import Testing
+
+@testable import LinkDomain
+@testable import LinkDomainCore
+
+/// A thread's kept visitors answer what classifying the same user agent and hint answers, apart
+/// by hint, and stay bounded.
+@Suite("Event loop: visitors classified once per thread")
+struct KnownVisitorsTests {
+    static let reduced = "Mozilla/5.0 (Linux; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36"
+
+    @Test("the classifier's visitor for every user agent of the table, asked twice, with and without hints")
+    func sameAsClassifying() {
+        let known = KnownVisitors()
+        let hints: [String?] = [nil, "\"Android\"", "\"Windows\"", " \"iOS\" ", ""]
+        for _ in 0..<2 {
+            for (agent, _, _) in PlatformClassifierTests.cases + [(Self.reduced, .android, nil)] {
+                for hint in hints {
+                    let expected = PlatformClassifier.classify(userAgent: agent, platformHint: hint)
+                    #expect(known.visitor(userAgent: agent, platformHint: hint) == expected, "\(agent) \(hint ?? "-")")
+                }
+            }
+        }
+        #expect(known.visitor(userAgent: nil, platformHint: nil) == Visitor(platform: .bot))
+        // The same reduced user agent is a phone or a computer by its hint alone.
+        #expect(known.visitor(userAgent: Self.reduced, platformHint: "\"Android\"").platform == .android)
+        #expect(known.visitor(userAgent: Self.reduced, platformHint: "\"Windows\"").platform == .desktop)
+    }
+
+    @Test("a thread keeps a bounded number, and no user agent longer than any browser's")
+    func bounded() {
+        let known = KnownVisitors()
+        for index in 0..<KnownVisitors.capacity { _ = known.visitor(userAgent: "agent/\(index)", platformHint: nil) }
+        #expect(known.count == KnownVisitors.capacity)
+        _ = known.visitor(userAgent: "one more", platformHint: nil)
+        #expect(known.count == 1)
+        let long = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) " + String(repeating: "x", count: KnownVisitors.longestKept)
+        #expect(known.visitor(userAgent: long, platformHint: nil).platform == .iOS)
+        #expect(known.count == 1)
+    }
+}
