@@ -11,13 +11,34 @@ import NIOCore
 ///
 /// A class: every connection's reader holds this one instance rather than a copy of its parts.
 final class RawResponder: Sendable {
-    /// A connection's last fixed answer, reused while its `Date` stays the same (``SharedCache``
-    /// for answers that close their connection).
+    /// A connection's last fixed answer or link redirect, its bytes reused while its `Date` stays
+    /// the same (``SharedCache`` for answers that close their connection). A redirect is reused
+    /// only for the same location: the answer is decided (and its click counted) every time, only
+    /// its bytes are not written again.
     struct Cache {
         fileprivate var key: (kind: ImmediateResponder.Kind, https: Bool, closing: Bool)?
         fileprivate var second = 0
         fileprivate var status = HTTPResponse.Status.ok
+        /// The redirect's location; nil for a fixed answer.
+        fileprivate var location: String?
         fileprivate var bytes = ByteBuffer()
+
+        /// Whether the bytes kept are those of an answer of `kind` made in `second`.
+        fileprivate func holds(_ kind: ImmediateResponder.Kind, https: Bool, closing: Bool, second: Int) -> Bool {
+            guard let key else { return false }
+            return key.kind == kind && key.https == https && key.closing == closing && self.second == second
+        }
+
+        fileprivate mutating func keep(
+            _ bytes: ByteBuffer, status: HTTPResponse.Status, location: String?, kind: ImmediateResponder.Kind, https: Bool, closing: Bool,
+            second: Int
+        ) {
+            key = (kind, https, closing)
+            self.second = second
+            self.status = status
+            self.location = location
+            self.bytes = bytes
+        }
 
         init() {}
     }
@@ -70,7 +91,7 @@ final class RawResponder: Sendable {
         let date = HTTPDate.current
         let closing = head.closesConnection
         let isFixed = kind == .appleAssociation || kind == .androidAssociation || kind == .stylesheet
-        if isFixed, head.ifNoneMatch == nil, let key = cache.key, key.kind == kind, key.https == https, key.closing == closing, cache.second == date.second {
+        if isFixed, head.ifNoneMatch == nil, cache.location == nil, cache.holds(kind, https: https, closing: closing, second: date.second) {
             return Answer(bytes: cache.bytes, status: cache.status, route: route)
         }
         let targetText = String(decoding: target, as: UTF8.self)
@@ -86,7 +107,15 @@ final class RawResponder: Sendable {
         case .response(let fixed):
             response = fixed
         case .redirect(let status, let location):
+            // Short links and Dynamic Links are clicked alike by a campaign's readers (a short
+            // link's kept redirect even gives the same string); an action link carries its own
+            // code, clicked once, so its bytes are not kept.
+            let keeps = kind == .shortLink || route == "/"
+            if keeps, cache.status == status, cache.location == location, cache.holds(kind, https: https, closing: closing, second: date.second) {
+                return Answer(bytes: cache.bytes, status: status, route: route)
+            }
             if let encoded = writer.encodeRedirect(status, location: location, date: date.text, closing: closing, allocator: allocator) {
+                if keeps { cache.keep(encoded, status: status, location: location, kind: kind, https: https, closing: closing, second: date.second) }
                 return Answer(bytes: encoded, status: status, route: route)
             }
             response = .redirect(status, to: location)
@@ -95,10 +124,7 @@ final class RawResponder: Sendable {
         }
         let encoded = writer.encode(response, date: date.text, includeBody: true, closing: closing, allocator: allocator)
         if isFixed, head.ifNoneMatch == nil {
-            cache.key = (kind, https, closing)
-            cache.second = date.second
-            cache.status = response.status
-            cache.bytes = encoded
+            cache.keep(encoded, status: response.status, location: nil, kind: kind, https: https, closing: closing, second: date.second)
         }
         return Answer(bytes: encoded, status: response.status, route: route)
     }

@@ -119,6 +119,18 @@ struct RawRequestHandlerTests {
         #expect(try Self.written(channel).isEmpty)
         #expect(passedOn.requests == [reset])
     }
+
+    @Test("redirects kept for their bytes: each answer still carries its own link's location, pipelined or not")
+    func keptRedirects() async throws {
+        let (channel, _, _) = try await Self.channel()
+        func request(_ target: String) -> String {
+            "GET /?link=https%3A%2F%2Fexample.com%2F\(target)&efr=1 HTTP/1.1\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0\r\n\r\n"
+        }
+        try channel.writeInbound(ByteBuffer(string: request("product") + request("other") + request("other") + request("product")))
+        try channel.writeInbound(ByteBuffer(string: request("product")))
+        let locations = try Self.written(channel).map { $0.split(separator: "\r\n").first { $0.hasPrefix("Location: ") } }
+        #expect(locations == ["product", "other", "other", "product", "product"].map { "Location: https://example.com/\($0)" })
+    }
 }
 
 @Suite("Response bytes")
