@@ -14,6 +14,8 @@ struct DecodedHeadAnswer {
     let start: ContinuousClock.Instant
     /// What was answered: nil for a refusal.
     var kind: ImmediateResponder.Kind? = nil
+    /// A redirect's location, when its header block may be kept (``ImmediateResponder/keepsRedirect(of:route:)``).
+    var keptLocation: String? = nil
 
     /// The same bytes for every request of its kind, but for the date: an association file or the
     /// stylesheet, unless the request asked for a 304.
@@ -51,7 +53,9 @@ struct DecodedHeadAnswers: Sendable {
                 headers: ImmediateResponder.RequestHeaders(request.headerFields, authority: request.authority), peer: peer,
                 logger: logger)
         else { return nil }
-        return DecodedHeadAnswer(response: answer.response, request: request, route: route, path: String(path), start: start, kind: kind)
+        var decoded = DecodedHeadAnswer(response: answer.response, request: request, route: route, path: String(path), start: start, kind: kind)
+        if case .redirect(_, let location) = answer, ImmediateResponder.keepsRedirect(of: kind, route: route) { decoded.keptLocation = location }
+        return decoded
     }
 
     /// The answer's response head with every field an answer gets (its length, the date, the

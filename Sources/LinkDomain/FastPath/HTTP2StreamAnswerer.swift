@@ -23,8 +23,9 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
     /// The streams passed on to the multiplexer, until they close.
     private var passedOn: Set<HTTP2StreamID> = []
     private var needsFlush = false
-    /// The last fixed answer's header block, reused while its `Date` stays the same.
-    private var fixed: (route: String, https: Bool, second: Int, block: HPACKHeaders)?
+    /// The last fixed answer's or kept redirect's header block, reused while its `Date` stays the
+    /// same (a redirect's, for the same location).
+    private var kept: (route: String, https: Bool, second: Int, status: HTTPResponse.Status, location: String?, block: HPACKHeaders)?
 
     init(answers: DecodedHeadAnswers, blocks: ResponseHeaderBlocks) {
         self.answers = answers
@@ -62,8 +63,13 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
         context.fireChannelReadComplete()
     }
 
+    /// The multiplexer hears only of the streams it has: a client's stream is created before its
+    /// HEADERS are read, when the multiplexer has no channel for it yet and does nothing with the
+    /// event, and a stream answered here closes without the multiplexer ever having had it. Its
+    /// look-up of each event cost every HTTP/2 request two more casts and dictionary searches.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let closed = UserEvent.exactly(event, as: StreamClosedEvent.self) { passedOn.remove(closed.streamID) }
+        if UserEvent.exactly(event, as: NIOHTTP2StreamCreatedEvent.self) != nil { return }
+        if let closed = UserEvent.exactly(event, as: StreamClosedEvent.self), passedOn.remove(closed.streamID) == nil { return }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -84,11 +90,15 @@ final class HTTP2StreamAnswerer: ChannelInboundHandler {
         let https = answers.finisher.securityHeaders.isHTTPS(peer: peer, requestHeaders: answer.request.headerFields)
         let date = HTTPDate.current
         let block: HPACKHeaders
-        if answer.isFixed, let fixed, fixed.route == answer.route, fixed.https == https, fixed.second == date.second {
-            block = fixed.block
+        let status = answer.response.status
+        let keeps = answer.isFixed || answer.keptLocation != nil
+        if keeps, let kept, kept.route == answer.route, kept.https == https, kept.second == date.second, kept.status == status,
+            kept.location == answer.keptLocation
+        {
+            block = kept.block
         } else {
             block = blocks.block(answer.response, date: date.text, https: https)
-            if answer.isFixed { fixed = (answer.route, https, date.second, block) }
+            if keeps { kept = (answer.route, https, date.second, status, answer.keptLocation, block) }
         }
         answers.finisher.record(
             status: answer.response.status, method: answer.request.method, path: answer.path, route: answer.route, since: answer.start,

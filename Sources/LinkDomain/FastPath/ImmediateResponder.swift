@@ -128,6 +128,12 @@ struct ImmediateResponder: Sendable {
         return (.shortLink, RoutePaths.catchAll)
     }
 
+    /// Whether a redirect's bytes are worth keeping for the next answers: short links and Dynamic
+    /// Links are clicked alike by a campaign's readers; an action link carries its own code, clicked once.
+    static func keepsRedirect(of kind: Kind, route: String) -> Bool {
+        kind == .shortLink || route == "/"
+    }
+
     func match(_ path: Substring) -> (kind: Kind, route: String)? {
         var path = path
         return path.withUTF8 { match(UnsafeRawBufferPointer($0)) }

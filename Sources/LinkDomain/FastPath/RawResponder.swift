@@ -107,10 +107,8 @@ final class RawResponder: Sendable {
         case .response(let fixed):
             response = fixed
         case .redirect(let status, let location):
-            // Short links and Dynamic Links are clicked alike by a campaign's readers (a short
-            // link's kept redirect even gives the same string); an action link carries its own
-            // code, clicked once, so its bytes are not kept.
-            let keeps = kind == .shortLink || route == "/"
+            // A short link's kept redirect gives the same location, even the same string, each time.
+            let keeps = ImmediateResponder.keepsRedirect(of: kind, route: route)
             if keeps, cache.status == status, cache.location == location, cache.holds(kind, https: https, closing: closing, second: date.second) {
                 return Answer(bytes: cache.bytes, status: status, route: route)
             }

@@ -20,7 +20,13 @@ struct HTTP2StreamAnswererTests {
     final class PassedOn<Part>: ChannelInboundHandler {
         typealias InboundIn = Part
         var parts: [Part] = []
+        /// The streams whose closing passed on, and whether any other event did.
+        var closedStreams: [HTTP2StreamID] = []
+        var otherEvents = 0
         func channelRead(context: ChannelHandlerContext, data: NIOAny) { parts.append(unwrapInboundIn(data)) }
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if let closed = event as? StreamClosedEvent { closedStreams.append(closed.streamID) } else { otherEvents += 1 }
+        }
     }
 
     /// One answer as a client reads it: nil when the request passed on.
@@ -157,9 +163,18 @@ struct HTTP2StreamAnswererTests {
         channel.pipeline.fireUserInboundEventTriggered(StreamClosedEvent(streamID: 1, reason: nil))
         try channel.writeInbound(HTTP2Frame(streamID: 1, payload: .windowUpdate(windowSizeIncrement: 10)))
         #expect(passedOn.parts.count == 4)
+        // The multiplexer hears of the streams it has, and of the connection: not of a stream's
+        // creation (it has no channel for it yet), nor of the close of one answered here.
+        let pipeline = channel.pipeline
+        pipeline.fireUserInboundEventTriggered(NIOHTTP2StreamCreatedEvent(streamID: 7, localInitialWindowSize: 65535, remoteInitialWindowSize: 65535))
+        pipeline.fireUserInboundEventTriggered(StreamClosedEvent(streamID: 3, reason: nil))
+        pipeline.fireUserInboundEventTriggered(StreamClosedEvent(streamID: 5, reason: nil))
+        pipeline.fireUserInboundEventTriggered(NIOHTTP2WindowUpdatedEvent(streamID: .rootStream, inboundWindowSize: 65535, outboundWindowSize: 65535))
+        #expect(passedOn.closedStreams == [1, 5])
+        #expect(passedOn.otherEvents == 1)
     }
 
-    @Test("a connection's fixed answers are reused, but never for a request that asked for a 304 or another file")
+    @Test("a connection's fixed answers and link redirects are reused, but never for a 304, another file or another location")
     func fixedAnswers() async throws {
         let services = try await Fixtures.services()
         let channel = try Self.connected([Self.answerer(Self.answers(services))], peer: "192.0.2.8")
@@ -182,6 +197,13 @@ struct HTTP2StreamAnswererTests {
         #expect(try ask(11, "/.well-known/assetlinks.json", [("if-none-match", "\"other\"")])[":status"] == "200")
         let apple = try ask(7, "/.well-known/apple-app-site-association")
         #expect(apple[":status"] == "200" && apple["etag"] != first["etag"])
+        // A Dynamic Link's redirect is kept for its location alone: each answer has its own link's.
+        let agent = [("user-agent", "Mozilla/5.0 (X11; Linux x86_64) Firefox/125.0")]
+        let locations = try [("product", 13), ("other", 15), ("other", 17), ("product", 19)].map { target, stream in
+            try ask(HTTP2StreamID(stream), "/?link=https%3A%2F%2Fexample.com%2F\(target)&efr=1", agent)["location"]
+        }
+        #expect(locations == ["product", "other", "other", "product"].map { "https://example.com/\($0)" })
+        #expect(try ask(21, "/.well-known/assetlinks.json") == first)
     }
 
     @Test("header blocks the HTTP-types codec would not read are left to it")
