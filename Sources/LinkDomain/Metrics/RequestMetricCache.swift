@@ -11,17 +11,35 @@ struct RequestMetricKey: Hashable, Sendable {
 }
 
 /// Metric objects made once per key and kept: the registry's own lookup builds and validates the
-/// metric's name under its lock on every call, which showed in the request profile.
+/// metric's name under its lock on every call, which showed in the request profile. Each thread
+/// also remembers the last one it found: the requests a thread answers in a row are mostly of one
+/// route, and comparing their labels costs less than hashing them and taking the lock.
 final class MetricCache<Key: Hashable & Sendable, Metric: Sendable>: Sendable {
     private let cache = Mutex<[Key: Metric]>([:])
+    private let lastFound = PerThread { LastFound<Key, Metric>() }
 
     func metric(for key: Key, make: (Key) -> Metric) -> Metric {
-        if let metric = cache.withLock({ $0[key] }) { return metric }
+        let last = lastFound.current
+        if let found = last.entry, found.key == key { return found.metric }
+        let metric = cache.withLock({ $0[key] }) ?? made(key, make)
+        last.entry = (key, metric)
+        return metric
+    }
+
+    private func made(_ key: Key, _ make: (Key) -> Metric) -> Metric {
         let made = make(key)
         cache.withLock { $0[key] = made }
         return made
     }
 }
+
+/// A thread's last metric found in a ``MetricCache``.
+final class LastFound<Key, Metric> {
+    var entry: (key: Key, metric: Metric)?
+}
+
+/// Only ever used on the thread that made it (``PerThread/current``).
+extension LastFound: @unchecked Sendable {}
 
 /// Counts by action mode behind a lock, shared by the copies of ``LinkMetrics``.
 final class SharedCounts: Sendable {

@@ -6,6 +6,7 @@ import HummingbirdTesting
 @testable import LinkDomainStorage
 import Logging
 import NIOCore
+import Prometheus
 import Synchronization
 import Testing
 
@@ -66,5 +67,23 @@ struct ObservabilityTests {
         let parts = written[0].split(separator: " ", maxSplits: 1)
         #expect(parts.first?.hasSuffix("Z") == true)
         #expect(parts.last == "warning linkdomain: request path=/__/auth/action replica=a status=503\n")
+    }
+
+    @Test("each request is counted under its own labels, whichever route a thread counted last")
+    func requestCounts() {
+        let metrics = LinkMetrics()
+        let sequence: [(String, HTTPRequest.Method, Int)] = [
+            ("/a", .get, 200), ("/a", .get, 200), ("/b", .get, 200), ("/a", .head, 200), ("/a", .get, 304), ("/a", .get, 200),
+        ]
+        for (route, method, status) in sequence { metrics.request(route: route, method: method, status: status, duration: .milliseconds(1)) }
+        var buffer: [UInt8] = []
+        metrics.registry.emit(into: &buffer)
+        let text = String(decoding: buffer, as: UTF8.self)
+        for (labels, count) in [
+            (#"route="/a",method="GET",status="200""#, 3), (#"route="/b",method="GET",status="200""#, 1),
+            (#"route="/a",method="HEAD",status="200""#, 1), (#"route="/a",method="GET",status="304""#, 1),
+        ] {
+            #expect(text.contains("linkdomain_http_requests_total{\(labels)} \(count)\n"), "\(labels)")
+        }
     }
 }
