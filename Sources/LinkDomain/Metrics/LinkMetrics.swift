@@ -10,7 +10,8 @@ public struct LinkMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     /// Each request's counter and histogram, kept once made: the registry's own lookup builds and
     /// validates the metric's name under its lock, which showed in the request profile.
-    private let requestMetrics = MetricCache<RequestMetricKey, (requests: Counter, duration: DurationHistogram)>()
+    private let requestMetrics = MetricCache<RequestMetricKey, RequestMetrics>()
+    private let lastRequestMetrics = PerThread { LastRequestMetrics() }
     private let eventCounters = MetricCache<LinkEventKey, Counter>()
     private let backendMetrics = MetricCache<BackendCallKey, BackendCallMetrics>()
     private let spentCodes = SharedCounts()
@@ -38,22 +39,35 @@ public struct LinkMetrics: Sendable {
 
     /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
     func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
-        let metrics = requestMetrics.metric(for: RequestMetricKey(route: route, method: method, status: status)) { key in
-            (
-                registry.makeCounter(
+        let key = RequestMetricKey(route: route, method: method, status: status)
+        let last = lastRequestMetrics.current
+        let metrics: RequestMetrics
+        if last.key == key, let found = last.metrics {
+            metrics = found
+        } else {
+            metrics = cachedRequestMetrics(key)
+            last.key = key
+            last.metrics = metrics
+        }
+        metrics.requests.increment()
+        metrics.duration.record(duration)
+    }
+
+    private func cachedRequestMetrics(_ key: RequestMetricKey) -> RequestMetrics {
+        requestMetrics.metric(for: key) { key in
+            RequestMetrics(
+                requests: registry.makeCounter(
                     descriptor: MetricNameDescriptor(
                         namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
                         helpText: "HTTP requests by route, method and status."),
                     labels: [("route", key.route), ("method", key.method.rawValue), ("status", String(key.status))]),
-                registry.makeDurationHistogram(
+                duration: registry.makeDurationHistogram(
                     descriptor: MetricNameDescriptor(
                         namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
                         helpText: "Time to answer, by route."),
                     labels: [("route", key.route)], buckets: Self.latencyBuckets)
             )
         }
-        metrics.requests.increment()
-        metrics.duration.record(duration)
     }
 
     /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,

@@ -11,35 +11,33 @@ struct RequestMetricKey: Hashable, Sendable {
 }
 
 /// Metric objects made once per key and kept: the registry's own lookup builds and validates the
-/// metric's name under its lock on every call, which showed in the request profile. Each thread
-/// also remembers the last one it found: the requests a thread answers in a row are mostly of one
-/// route, and comparing their labels costs less than hashing them and taking the lock.
+/// metric's name under its lock on every call, which showed in the request profile.
 final class MetricCache<Key: Hashable & Sendable, Metric: Sendable>: Sendable {
     private let cache = Mutex<[Key: Metric]>([:])
-    private let lastFound = PerThread { LastFound<Key, Metric>() }
 
     func metric(for key: Key, make: (Key) -> Metric) -> Metric {
-        let last = lastFound.current
-        if let found = last.entry, found.key == key { return found.metric }
-        let metric = cache.withLock({ $0[key] }) ?? made(key, make)
-        last.entry = (key, metric)
-        return metric
-    }
-
-    private func made(_ key: Key, _ make: (Key) -> Metric) -> Metric {
+        if let metric = cache.withLock({ $0[key] }) { return metric }
         let made = make(key)
         cache.withLock { $0[key] = made }
         return made
     }
 }
 
-/// A thread's last metric found in a ``MetricCache``.
-final class LastFound<Key, Metric> {
-    var entry: (key: Key, metric: Metric)?
+/// One route's requests and their latency.
+struct RequestMetrics: Sendable {
+    let requests: Counter
+    let duration: DurationHistogram
+}
+
+/// A thread's last request metric found: the requests a thread answers in a row are mostly of one
+/// route, and comparing their labels costs less than hashing them and taking the cache's lock.
+final class LastRequestMetrics {
+    var key: RequestMetricKey?
+    var metrics: RequestMetrics?
 }
 
 /// Only ever used on the thread that made it (``PerThread/current``).
-extension LastFound: @unchecked Sendable {}
+extension LastRequestMetrics: @unchecked Sendable {}
 
 /// Counts by action mode behind a lock, shared by the copies of ``LinkMetrics``.
 final class SharedCounts: Sendable {
