@@ -41,12 +41,12 @@ extension AccountService {
     }
 
     /// What checking a live code answers.
-    static func checked(_ record: OobCodeSummary) -> ResetPasswordResponse {
-        var response = ResetPasswordResponse(requestType: record.requestType)
+    static func checked(_ code: OobCodeSummary) -> ResetPasswordResponse {
+        var response = ResetPasswordResponse(requestType: code.requestType)
         // As the emulator does: an email-link sign-in code does not reveal the address it was sent to.
-        if record.requestType != .emailSignIn { response.email = record.requestType == .verifyAndChangeEmail ? record.newEmail : record.email }
-        if record.requestType == .verifyAndChangeEmail || record.requestType == .recoverEmail {
-            response.newEmail = record.requestType == .verifyAndChangeEmail ? record.email : record.newEmail
+        if code.requestType != .emailSignIn { response.email = code.requestType == .verifyAndChangeEmail ? code.newEmail : code.email }
+        if code.requestType == .verifyAndChangeEmail || code.requestType == .recoverEmail {
+            response.newEmail = code.requestType == .verifyAndChangeEmail ? code.email : code.newEmail
         }
         return response
     }

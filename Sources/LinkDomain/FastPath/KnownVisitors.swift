@@ -3,8 +3,8 @@ import LinkDomainCore
 /// The visitors a thread has classified, kept by their `User-Agent` and `Sec-CH-UA-Platform`.
 /// Classification is a pure function of the two, and the browsers that click links send a few
 /// hundred distinct user agents between them: finding one again (a hash of its bytes and a
-/// comparison) costs an eighth of scanning it for some fifty markers (BENCHMARKS.md, "The
-/// link's own work").
+/// comparison) costs less than half of scanning it for some fifty markers (BENCHMARKS.md, "Below
+/// the answer").
 ///
 /// Each thread holds its own: no lock on the path, bounded by starting over when full, and a user
 /// agent longer than any browser's is classified every time instead of kept (a client sending a
