@@ -23,8 +23,10 @@ public enum Languages {
     /// same in a page, a mail's HTML and its plain text. Other languages' tables as written.
     public static func isolatingPlaceholders(_ table: [String: String], language: String) -> [String: String] {
         guard isRightToLeft(language) else { return table }
+        // A regex literal is parsed each time it is evaluated: once for the table, not once a string.
+        let placeholder = /\{[A-Za-z]+\}/
         return table.mapValues { text in
-            text.replacing(/\{[A-Za-z]+\}/) { "\u{2068}" + $0.output + "\u{2069}" }
+            text.replacing(placeholder) { "\u{2068}" + $0.output + "\u{2069}" }
         }
     }
 

@@ -22,7 +22,10 @@ struct ConsoleTests {
         if development {
             configuration.publicBaseURL = "http://127.0.0.1:9"
         }
-        if users { configuration.console.users = [.init(name: "ops", passwordHash: try ConsolePasswords.hash(password))] }
+        // scrypt's cheapest readable cost: console sign-ins share the one hashing thread of a two-core
+        // machine with every other test's passwords, and the default's 32 MiB rounds, unoptimised in a
+        // debug build, kept those waiting past the test client's 20-second read timeout.
+        if users { configuration.console.users = [.init(name: "ops", passwordHash: try ScryptPasswordHash.make(password, logRounds: 10).text)] }
         if !adminKeys { configuration.backend.adminKeys = [] }
         return try await LinkDomainServices.make(configuration: configuration, logger: Logger(label: "test"))
     }
