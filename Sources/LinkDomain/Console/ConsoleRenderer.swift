@@ -69,7 +69,7 @@ struct ConsoleRenderer: Sendable {
 
     /// `text` with each `{name}` replaced by its value.
     func format(_ text: ConsoleText, _ values: [String: String]) -> String {
-        values.reduce(self[text]) { $0.replacingOccurrences(of: "{\($1.key)}", with: $1.value) }
+        values.reduce(self[text]) { $0.substituting("{\($1.key)}", with: $1.value) }
     }
 
     static let stylesheet = ByteBuffer(string: PageAssets.builtInFiles["console/console.css"] ?? "")

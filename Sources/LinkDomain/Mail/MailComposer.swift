@@ -120,10 +120,10 @@ public struct MailComposer: Sendable {
         let language = Languages.language(for: content.language, otherwise: defaultLanguage)
         let table = strings[language] ?? [:]
         func filled(_ text: String) -> String {
-            text.replacingOccurrences(of: "{app}", with: appName)
-                .replacingOccurrences(of: "{email}", with: content.email)
-                .replacingOccurrences(of: "{newEmail}", with: content.newEmail ?? "")
-                .replacingOccurrences(of: "{support}", with: branding.supportEmail ?? "")
+            text.substituting("{app}", with: appName)
+                .substituting("{email}", with: content.email)
+                .substituting("{newEmail}", with: content.newEmail ?? "")
+                .substituting("{support}", with: branding.supportEmail ?? "")
         }
         func text(_ key: MailText) -> String { filled(table[key.rawValue] ?? key.rawValue) }
         let texts = content.kind.texts

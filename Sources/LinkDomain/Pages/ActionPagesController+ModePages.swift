@@ -19,7 +19,7 @@ extension ActionPagesController {
         var page = pages.message(.done(mode, continueURL: query["continueUrl"].flatMap(router.policy.allowed)), strings: strings)
         // The address is back: name it, and offer the password change the page advises, mailed to that address.
         if mode == .recoverEmail, let email {
-            page.paragraphs = [strings[.recoverDoneNamed].replacingOccurrences(of: "{email}", with: email)]
+            page.paragraphs = [strings[.recoverDoneNamed].substituting("{email}", with: email)]
             if mailLink != nil {
                 page.resetRequest = ResetRequestForm(fields: [
                     HiddenField(name: "email", value: email), HiddenField(name: "lang", value: language),
@@ -46,7 +46,7 @@ extension ActionPagesController {
         mailLink(PageLinkMail(requestType: .passwordReset, email: form.email, language: language, continueURL: nil, client: client))
         let strings = renderer.strings(language)
         var page = pages.message(.resetRequested, strings: strings)
-        page.paragraphs = [strings[.resetRequestedNamed].replacingOccurrences(of: "{email}", with: form.email)]
+        page.paragraphs = [strings[.resetRequestedNamed].substituting("{email}", with: form.email)]
         return html(.ok, page, strings: strings)
     }
 
@@ -77,7 +77,7 @@ extension ActionPagesController {
         let language = language(request, preferring: QueryString(Substring(request.uri.query ?? ""))["lang"])
         let strings = renderer.strings(language)
         let page = MessagePage(
-            title: strings[.demoContinueTitle].replacingOccurrences(of: "{app}", with: pages.appName),
+            title: strings[.demoContinueTitle].substituting("{app}", with: pages.appName),
             paragraphs: [strings[.demoContinueBody]])
         return html(.ok, page, strings: strings)
     }

@@ -17,10 +17,13 @@ struct FormToken: Sendable {
     /// How long a result page may be reloaded or reached with Back.
     static let resultLifetimeSeconds: Int64 = 86_400
 
-    let key: SymmetricKey
+    /// The MAC with the key already taken in, copied for each token: keying hashes two padded
+    /// blocks, which was half of a form page's signature (BENCHMARKS.md, "The first page a phone
+    /// sees"). A copy shares the keyed state until it is written, then has its own.
+    private let keyed: HMAC<SHA256>
 
     init(secret: [UInt8]) {
-        key = SymmetricKey(data: secret)
+        keyed = HMAC(key: SymmetricKey(data: secret))
     }
 
     static func randomSecret() -> [UInt8] {
@@ -87,7 +90,13 @@ struct FormToken: Sendable {
 
     /// `issuedAt.MAC`, the MAC over the parts (length-prefixed, so no two lists sign alike) and the time.
     func sign(_ parts: [String], issuedAt: Int64) -> String {
-        "\(issuedAt).\(Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Self.message(parts, issuedAt: issuedAt), using: key).withUnsafeBytes { Array($0) }))"
+        "\(issuedAt).\(Base64URL.encode(mac(parts, issuedAt: issuedAt)))"
+    }
+
+    private func mac(_ parts: [String], issuedAt: Int64) -> [UInt8] {
+        var mac = keyed
+        mac.update(data: Self.message(parts, issuedAt: issuedAt))
+        return mac.finalize().withUnsafeBytes { Array($0) }
     }
 
     func verify(_ token: String, _ parts: [String], now: Int64, lifetime: Int64) -> Bool {
@@ -95,8 +104,8 @@ struct FormToken: Sendable {
         // The window is computed from `now` alone: the client's number is only compared, never
         // subtracted, so no value it sends can overflow.
         guard pieces.count == 2, let issuedAt = Int64(pieces[0]), (now - lifetime)...(now + 60) ~= issuedAt else { return false }
-        guard let mac = Base64URL.decode(pieces[1]) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.message(parts, issuedAt: issuedAt), using: key)
+        guard let given = Base64URL.decode(pieces[1]) else { return false }
+        return ConstantTime.equal(given, mac(parts, issuedAt: issuedAt))
     }
 
     /// `2:v2|4:form|...|10:1764057600`, written as bytes (every form page signs one).

@@ -30,17 +30,17 @@ extension PageBuilder {
     }
 
     func describe(_ route: DebugFlow.Route, strings: PageStrings) -> String {
-        func straight(to url: String) -> String { strings[.debugRedirect].replacingOccurrences(of: "{link}", with: url) }
+        func straight(to url: String) -> String { strings[.debugRedirect].substituting("{link}", with: url) }
         switch route {
         case .action(_, let decision):
             return switch decision {
-            case .appLanding(let target): strings[.debugAppLanding].replacingOccurrences(of: "{app}", with: target.name)
+            case .appLanding(let target): strings[.debugAppLanding].substituting("{app}", with: target.name)
             case .continueToApp(let url): straight(to: url)
             case .webPage: strings[.debugActionPage]
             case .signInInstructions: strings[.signinTitle]
             case .botPage: strings[.debugSocial]
             case .codeEnded(let ending): strings[ending == .expired ? .errorExpiredTitle : .errorInvalidTitle]
-            case .phoneOrComputer: strings[.phoneTitle].replacingOccurrences(of: "{app}", with: appName)
+            case .phoneOrComputer: strings[.phoneTitle].substituting("{app}", with: appName)
             }
         case .dynamic(let previewFirst, let decision):
             let final =
@@ -49,7 +49,7 @@ extension PageBuilder {
                 case .socialPreview: strings[.debugSocial]
                 case .refused, .previewPage: strings[.debugRefused]
                 }
-            return previewFirst ? strings[.debugPreview].replacingOccurrences(of: "{next}", with: final) : final
+            return previewFirst ? strings[.debugPreview].substituting("{next}", with: final) : final
         case .notALink:
             return strings[.errorNotLinkTitle]
         }

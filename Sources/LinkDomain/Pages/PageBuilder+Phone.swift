@@ -15,8 +15,8 @@ extension PageBuilder {
     /// "Continue on this computer" (the sign-in's continuation, already allowed) second.
     func phoneOrComputer(link request: LinkRequest, continueURL: String, strings: PageStrings) -> MessagePage {
         var page = MessagePage(
-            title: strings[.phoneTitle].replacingOccurrences(of: "{app}", with: appName),
-            paragraphs: [strings[.phoneBody].replacingOccurrences(of: "{app}", with: appName)])
+            title: strings[.phoneTitle].substituting("{app}", with: appName),
+            paragraphs: [strings[.phoneBody].substituting("{app}", with: appName)])
         addQRCode(&page, link: request)
         page.actionURL = continueURL
         page.actionLabel = strings[.continueOnComputer]

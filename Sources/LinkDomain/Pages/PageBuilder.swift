@@ -28,10 +28,10 @@ struct PageBuilder: Sendable {
         -> MessagePage
     {
         var page = MessagePage(
-            title: strings[message.texts.title].replacingOccurrences(of: "{app}", with: appName),
-            paragraphs: [strings[message.texts.body].replacingOccurrences(of: "{app}", with: appName)])
+            title: strings[message.texts.title].substituting("{app}", with: appName),
+            paragraphs: [strings[message.texts.body].substituting("{app}", with: appName)])
         if let mode, message.status.code >= 400 {
-            page.purpose = strings[mode.texts.landingTitle].replacingOccurrences(of: "{app}", with: appName)
+            page.purpose = strings[mode.texts.landingTitle].substituting("{app}", with: appName)
         }
         if message.isBackendFailure, let retryURL {
             page.actionURL = retryURL
@@ -42,7 +42,7 @@ struct PageBuilder: Sendable {
         } else if let backTo = backTo ?? homeURL, let host = WebAddress(backTo)?.host {
             page.actionURL = backTo
             // The app's name where `branding.appName` gives one (it defaults to this service's host).
-            page.actionLabel = strings[.backToSite].replacingOccurrences(of: "{site}", with: appName == router.publicHost ? host : appName)
+            page.actionLabel = strings[.backToSite].substituting("{site}", with: appName == router.publicHost ? host : appName)
         } else if message.isEnding {
             page.closeNote = strings[.closePage]
         }
@@ -59,7 +59,7 @@ struct PageBuilder: Sendable {
             case .android(let app) = target.kind
         else { return }
         page.actionURL = router.androidIntent(pathAndQuery: "/", package: app.packageName, fallback: target.storeURL ?? "")
-        page.actionLabel = strings[.openApp].replacingOccurrences(of: "{app}", with: appName)
+        page.actionLabel = strings[.openApp].substituting("{app}", with: appName)
     }
 
     /// The page that offers the app for an email action: where the browser finishes the action,
@@ -76,8 +76,8 @@ struct PageBuilder: Sendable {
         let texts = link.mode.texts
         let body: PageText = appDidNotOpen ? (link.mode == .signIn ? .appNotInstalledSigninBody : .appNotInstalledBody) : texts.landingBody
         var page = LandingPage(
-            title: strings[appDidNotOpen ? .appNotInstalledTitle : texts.landingTitle].replacingOccurrences(of: "{app}", with: appName),
-            body: strings[body].replacingOccurrences(of: "{app}", with: appName))
+            title: strings[appDidNotOpen ? .appNotInstalledTitle : texts.landingTitle].substituting("{app}", with: appName),
+            body: strings[body].substituting("{app}", with: appName))
         page.continueFirst = link.mode != .signIn
         // Rebuilt from the parsed link, never the request's own text: a raw comma there would add
         // keys to the banner's `content` (`app-argument=..., app-id=...`). Every value is percent-encoded.
@@ -105,14 +105,14 @@ struct PageBuilder: Sendable {
             page.openURL = nil
             page.inAppHelp = inAppHelp(inApp, platform: visitor.platform, strings: strings)
             page.pageURL = publicBaseURL + pathAndQuery
-            page.copiedNote = strings[.linkCopied].replacingOccurrences(of: "{browser}", with: visitor.platform == .android ? "Chrome" : "Safari")
+            page.copiedNote = strings[.linkCopied].substituting("{browser}", with: visitor.platform == .android ? "Chrome" : "Safari")
             // One way to copy: "Copy link" (to paste into Safari or Chrome), not also "Copy the link and get the app".
             page.handoffURL = nil
         }
         if appDidNotOpen { page.openURL = nil }
         if !page.continueFirst && !appDidNotOpen && page.openURL == nil && page.inAppHelp == nil {
             // No pivot host: the app opens only from the mail's own link, by a long press there.
-            page.pressAndHold = strings[.landingNoPivot].replacingOccurrences(of: "{app}", with: appName)
+            page.pressAndHold = strings[.landingNoPivot].substituting("{app}", with: appName)
         }
         return page
     }
@@ -144,9 +144,9 @@ struct PageBuilder: Sendable {
     /// "You are in Gmail's own browser ... open the page in Safari", in the visitor's language.
     func inAppHelp(_ browser: InAppBrowser, platform: Platform, strings: PageStrings) -> String {
         let source = browser.displayName.name ?? browser.displayName.text.map { strings[$0] }
-        let text = source == nil ? strings[.inappHelpGeneric] : strings[.inappHelp].replacingOccurrences(of: "{source}", with: source ?? "")
-        return text.replacingOccurrences(of: "{app}", with: appName)
-            .replacingOccurrences(of: "{browser}", with: platform == .android ? "Chrome" : "Safari")
+        let text = source == nil ? strings[.inappHelpGeneric] : strings[.inappHelp].substituting("{source}", with: source ?? "")
+        return text.substituting("{app}", with: appName)
+            .substituting("{browser}", with: platform == .android ? "Chrome" : "Safari")
     }
 
     /// The Dynamic Links preview page; its buttons lead on with the preview skipped (`efr=1`).

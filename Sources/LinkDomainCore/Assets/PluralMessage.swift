@@ -64,7 +64,7 @@ public struct PluralMessage: Sendable, Equatable {
     /// The sentence for `count` in `language`.
     public func text(_ count: Int, language: String) -> String {
         let form = exact[count] ?? forms[Languages.pluralCategory(count, language: language)] ?? forms[.other] ?? ""
-        return prefix + form.replacingOccurrences(of: "#", with: String(count)) + suffix
+        return prefix + form.substituting("#", with: String(count)) + suffix
     }
 }
 
