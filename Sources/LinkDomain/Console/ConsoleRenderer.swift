@@ -67,9 +67,10 @@ struct ConsoleRenderer: Sendable {
 
     subscript(_ text: ConsoleText) -> String { strings[text.rawValue] ?? text.rawValue }
 
-    /// `text` with each `{name}` replaced by its value.
+    /// `text` with each `{name}` replaced by its value, in one pass: a value (a link's name, an
+    /// address) that holds another `{name}` is shown as it is.
     func format(_ text: ConsoleText, _ values: [String: String]) -> String {
-        values.reduce(self[text]) { $0.substituting("{\($1.key)}", with: $1.value) }
+        self[text].substituting(values.map { ("{\($0.key)}", $0.value) })
     }
 
     static let stylesheet = ByteBuffer(string: PageAssets.builtInFiles["console/console.css"] ?? "")

@@ -120,10 +120,12 @@ public struct MailComposer: Sendable {
         let language = Languages.language(for: content.language, otherwise: defaultLanguage)
         let table = strings[language] ?? [:]
         func filled(_ text: String) -> String {
-            text.substituting("{app}", with: appName)
-                .substituting("{email}", with: content.email)
-                .substituting("{newEmail}", with: content.newEmail ?? "")
-                .substituting("{support}", with: branding.supportEmail ?? "")
+            // One pass: an address may hold braces, and what fills one placeholder must not fill
+            // another (an address `{support}@...` would otherwise read as the support address).
+            text.substituting([
+                ("{app}", appName), ("{email}", content.email), ("{newEmail}", content.newEmail ?? ""),
+                ("{support}", branding.supportEmail ?? ""),
+            ])
         }
         func text(_ key: MailText) -> String { filled(table[key.rawValue] ?? key.rawValue) }
         let texts = content.kind.texts

@@ -144,9 +144,8 @@ struct PageBuilder: Sendable {
     /// "You are in Gmail's own browser ... open the page in Safari", in the visitor's language.
     func inAppHelp(_ browser: InAppBrowser, platform: Platform, strings: PageStrings) -> String {
         let source = browser.displayName.name ?? browser.displayName.text.map { strings[$0] }
-        let text = source == nil ? strings[.inappHelpGeneric] : strings[.inappHelp].substituting("{source}", with: source ?? "")
-        return text.substituting("{app}", with: appName)
-            .substituting("{browser}", with: platform == .android ? "Chrome" : "Safari")
+        let text = source == nil ? strings[.inappHelpGeneric] : strings[.inappHelp]
+        return text.substituting([("{source}", source ?? ""), ("{app}", appName), ("{browser}", platform == .android ? "Chrome" : "Safari")])
     }
 
     /// The Dynamic Links preview page; its buttons lead on with the preview skipped (`efr=1`).

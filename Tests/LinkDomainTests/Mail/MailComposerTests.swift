@@ -46,6 +46,17 @@ struct MailComposerTests {
         #expect(subjects.count >= Languages.supported.count - 2, "each language has its own subject")
     }
 
+    @Test("an address that holds a placeholder is shown as written, never filled in turn")
+    func addressesAreNotFilled() throws {
+        // Whoever changed the address chose it: the recovery mail to the old address must name it as it is.
+        let mail = try Self.composer().compose(
+            .init(
+                kind: .recoverEmail, language: "en", recipient: MailAddress("old@example.com")!, email: "old@example.com",
+                newEmail: "{support}@evil.example", link: "https://links.example.com/__/auth/action?mode=recoverEmail&oobCode=C"), now: 0)
+        #expect(mail.text.contains("from old@example.com to {support}@evil.example."))
+        #expect(!mail.text.contains("help@example.com@evil.example"))
+    }
+
     @Test("a deployer's file replaces one kind's template and merges strings over the built-in ones")
     func overrides() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)")

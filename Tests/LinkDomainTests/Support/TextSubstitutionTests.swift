@@ -6,7 +6,7 @@ import Testing
 @Suite("Placeholders filled over UTF-8 bytes")
 struct TextSubstitutionTests {
     @Test(
-        "fills as Foundation's replacingOccurrences does: every occurrence, at either end, side by side, none, in any script",
+        "fills as Foundation's replacingOccurrences does: every occurrence, at either end, side by side, none, around any script",
         arguments: [
             ("Open {app}", "{app}", "Ada's app"),
             ("{app}", "{app}", ""),
@@ -27,6 +27,21 @@ struct TextSubstitutionTests {
     @Test("an empty placeholder leaves the text as it is")
     func emptyPlaceholder() {
         #expect("Open {app}".substituting("", with: "x") == "Open {app}")
+        #expect("Open {app}".substituting([]) == "Open {app}")
+    }
+
+    @Test("several placeholders in one pass: a value put in is not searched again, whatever the order")
+    func onePass() {
+        let text = "{email} <{support}> {app}"
+        let fills = [("{email}", "{support}@evil.example"), ("{support}", "help@example.com"), ("{app}", "{email}")]
+        #expect(text.substituting(fills) == "{support}@evil.example <help@example.com> {email}")
+        #expect(text.substituting(fills.reversed()) == "{support}@evil.example <help@example.com> {email}")
+    }
+
+    @Test("unlike Foundation's default search, a placeholder followed by a combining mark is filled too")
+    func combiningMark() {
+        #expect("# #\u{FE0F}\u{20E3}".substituting("#", with: "5") == "5 5\u{FE0F}\u{20E3}")
+        #expect("{app}\u{301}".substituting("{app}", with: "x") == "x\u{301}")
     }
 
     @Test("every built-in page, mail and console text fills each of its placeholders as Foundation does")
