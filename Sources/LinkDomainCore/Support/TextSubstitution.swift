@@ -18,28 +18,36 @@ extension String {
     package func substituting(_ fills: [(placeholder: String, value: String)]) -> String {
         let needles = fills.compactMap { fill in fill.placeholder.isEmpty ? nil : (bytes: Array(fill.placeholder.utf8), value: fill.value) }
         guard !needles.isEmpty else { return self }
-        let text = Array(utf8)
+        // Placeholders start with `{` or `#`: most of the text is passed over by one comparison.
+        let first = needles[0].bytes[0]
+        let oneStart = needles.allSatisfy { $0.bytes[0] == first }
+        let starts = needles.map { $0.bytes[0] }
         var output: [UInt8] = []
-        var copied = 0
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            let match = needles.first { needle in
-                needle.bytes[0] == byte && text.count - index >= needle.bytes.count
-                    && text[index..<index + needle.bytes.count].elementsEqual(needle.bytes)
-            }
-            guard let match else {
+        var source = self  // `withUTF8` reads a native string's own bytes, without a copy
+        let copied = source.withUTF8 { text in
+            var copied = 0
+            var index = 0
+            scan: while index < text.count {
+                let byte = text[index]
+                if oneStart ? byte == first : starts.contains(byte) {
+                    for needle in needles
+                    where text.count - index >= needle.bytes.count
+                        && UnsafeBufferPointer(rebasing: text[index..<index + needle.bytes.count]).elementsEqual(needle.bytes)
+                    {
+                        if output.isEmpty { output.reserveCapacity(text.count + needle.value.utf8.count) }
+                        output.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied..<index]))
+                        output.append(contentsOf: needle.value.utf8)
+                        index += needle.bytes.count
+                        copied = index
+                        continue scan
+                    }
+                }
                 index += 1
-                continue
             }
-            if output.isEmpty { output.reserveCapacity(text.count + match.value.utf8.count) }
-            output.append(contentsOf: text[copied..<index])
-            output.append(contentsOf: match.value.utf8)
-            index += match.bytes.count
-            copied = index
+            if copied > 0 { output.append(contentsOf: UnsafeBufferPointer(rebasing: text[copied...])) }
+            return copied
         }
         guard copied > 0 else { return self }
-        output.append(contentsOf: text[copied...])
         return String(decoding: output, as: UTF8.self)
     }
 }
