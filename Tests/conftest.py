@@ -141,4 +141,11 @@ class Server:
 
     def stop(self):
         self.process.terminate()
-        self.process.wait(timeout=10)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            # Killed, so no server outlives its test; the failure shows what it was doing.
+            self.process.kill()
+            self.process.wait()
+            tail = "\n".join(self.output().splitlines()[-40:])
+            pytest.fail(f"linkdomain did not exit within 10 s of SIGTERM; its last lines:\n{tail}")
