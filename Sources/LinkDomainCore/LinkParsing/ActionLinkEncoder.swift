@@ -89,9 +89,7 @@ public struct ActionLinkEncoder: Sendable {
             if isUnreserved(byte) {
                 result.append(byte)
             } else {
-                result.append(UInt8(ascii: "%"))
-                result.append(hexDigits[Int(byte >> 4)])
-                result.append(hexDigits[Int(byte & 0xF)])
+                appendEscaped(byte, to: &result)
             }
         }
     }
@@ -110,12 +108,17 @@ public struct ActionLinkEncoder: Sendable {
         for byte in url {
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "="):
-                result.append(UInt8(ascii: "%"))
-                result.append(hexDigits[Int(byte >> 4)])
-                result.append(hexDigits[Int(byte & 0xF)])
+                appendEscaped(byte, to: &result)
             default: result.append(byte)
             }
         }
+    }
+
+    /// `%` and the byte's two hexadecimal digits.
+    package static func appendEscaped(_ byte: UInt8, to result: inout [UInt8]) {
+        result.append(UInt8(ascii: "%"))
+        result.append(hexDigits[Int(byte >> 4)])
+        result.append(hexDigits[Int(byte & 0xF)])
     }
 
     package static let hexDigits = Array("0123456789ABCDEF".utf8)
