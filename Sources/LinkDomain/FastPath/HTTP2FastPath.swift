@@ -24,6 +24,7 @@ extension FastPathChannel {
         // Header blocks are checked by `HTTP2StreamAnswerer` (requests) and made valid by us (responses).
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
         connection.headerBlockValidation = .disabled
+        try operations.addHandler(WriteCoalescer())
         try operations.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: connection, streamConfiguration: .init()))
         try operations.addHandler(HTTP2ConnectionManager(ledger: ConnectionLedger(), idleTimeout: idleTimeout))
         try operations.addHandler(HTTP2StreamAnswerer(answers: decodedHeads, blocks: headerBlocks))
