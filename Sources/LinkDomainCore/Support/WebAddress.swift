@@ -20,20 +20,14 @@ package struct WebAddress: Equatable {
     }
 
     package init?(_ url: String) {
-        // Over the contiguous bytes in plain loops: every redirect decision reads its target through here.
+        // Over the contiguous bytes in plain loops, the host written once into its string: every
+        // redirect decision reads its target through here.
         var url = url
-        guard let (scheme, authorityBytes, restStart) = url.withUTF8(Self.split) else { return nil }
-        self.scheme = scheme
-        rest = Substring(url.utf8[url.utf8.index(url.utf8.startIndex, offsetBy: restStart)...])
-        // ASCII only (checked by `split`): lower-cased byte by byte, with no Unicode case mapping.
-        let authority = String(decoding: authorityBytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
-        var host = Substring(authority)
-        if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")), authority.utf8.last != UInt8(ascii: "]") {
-            guard let number = Int(authority[authority.index(after: colon)...]), (1...65535).contains(number) else { return nil }
-            port = number
-            host = authority[..<colon]
-        }
-        self.host = String(host)
+        guard let parts = url.withUTF8(Self.parts) else { return nil }
+        scheme = parts.scheme
+        host = parts.host
+        port = parts.port
+        rest = Substring(url.utf8[url.utf8.index(url.utf8.startIndex, offsetBy: parts.restStart)...])
         guard
             isLoopback
                 || host.everyUTF8Byte({
@@ -45,10 +39,11 @@ package struct WebAddress: Equatable {
         }
     }
 
-    /// The scheme, the authority's bytes and where the rest starts, if the URL's bytes pass the
-    /// checks: no space, control character, DEL or backslash anywhere; `http://` or `https://`
-    /// (in any case); a non-empty ASCII authority without `@` or `%`.
-    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, [UInt8], Int)? {
+    /// The scheme, the host (lower-cased), the port and where the rest starts, if the URL's bytes
+    /// pass the checks: no space, control character, DEL or backslash anywhere; `http://` or
+    /// `https://` (in any case); a non-empty ASCII authority without `@` or `%`; a port, if any, of
+    /// digits only, 1 to 65535 (leading zeros allowed, as browsers read them).
+    private static func parts(_ bytes: UnsafeBufferPointer<UInt8>) -> (scheme: String, host: String, port: Int?, restStart: Int)? {
         for byte in bytes where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { return nil }
         let scheme: String
         if hasPrefix(bytes, "https://") {
@@ -66,8 +61,33 @@ package struct WebAddress: Equatable {
             end += 1
         }
         guard end > start else { return nil }
-        return (scheme, Array(bytes[start..<end]), end)
+        var hostEnd = end
+        var port: Int?
+        // An IPv6 literal's colons are inside its brackets; a port follows the last colon after them.
+        if bytes[end - 1] != UInt8(ascii: "]"), let colon = (start..<end).last(where: { bytes[$0] == UInt8(ascii: ":") }) {
+            guard colon + 1 < end else { return nil }
+            var number = 0
+            for index in (colon + 1)..<end {
+                let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                // Checked before it grows: no port text, however long, can overflow.
+                guard (0...9).contains(digit), number <= 65535 else { return nil }
+                number = number * 10 + digit
+            }
+            guard (1...65535).contains(number) else { return nil }
+            port = number
+            hostEnd = colon
+        }
+        // ASCII only (checked above): lower-cased byte by byte, with no Unicode case mapping.
+        let host = String(unsafeUninitializedCapacity: hostEnd - start) { output in
+            for index in start..<hostEnd {
+                let byte = bytes[index]
+                output[index - start] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return hostEnd - start
+        }
+        return (scheme, host, port, end)
     }
+
     /// `url` with every non-ASCII byte percent-escaped (its UTF-8), the rest as written: what a
     /// `Location` header may carry, and what a browser turns back into the same URL.
     package static func asciiSerialized(_ url: String) -> String {

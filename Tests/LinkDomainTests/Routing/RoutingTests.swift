@@ -269,4 +269,21 @@ struct RedirectPolicyTests {
             #expect(policy.allowed(url) == nil, "\(url)")
         }
     }
+
+    @Test("a port is digits from 1 to 65535, however long its text; the host is lower-cased apart from it")
+    func ports() {
+        #expect(WebAddress("https://APP.example.com:8443/p")?.port == 8443)
+        #expect(WebAddress("https://APP.example.com:8443/p")?.host == "app.example.com")
+        #expect(WebAddress("https://app.example.com:00443/")?.port == 443)
+        #expect(WebAddress("http://[::1]:8080/x")?.host == "[::1]")
+        #expect(WebAddress("http://[::1]:8080/x")?.port == 8080)
+        #expect(WebAddress("http://[::1]/x")?.port == nil)
+        #expect(WebAddress("https://app.example.com/a:b")?.port == nil)
+        for url in [
+            "https://app.example.com:/", "https://app.example.com:0/", "https://app.example.com:65536/", "https://app.example.com:+443/",
+            "https://app.example.com:-1/", "https://app.example.com:4a3/", "https://app.example.com:" + String(repeating: "9", count: 40) + "/",
+        ] {
+            #expect(WebAddress(url) == nil, "\(url)")
+        }
+    }
 }
