@@ -22,9 +22,9 @@ final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
 
     /// The first buffer since the last flush, kept as it came until a second one joins it.
     private var first: ByteBuffer?
-    /// The buffers joined since the last flush; its storage is reused from one flush to the next.
+    /// The buffers joined since the last flush. Its storage goes with the write (freed once TLS
+    /// has sealed it), so an idle connection holds none.
     private var joined: ByteBuffer?
-    private var isJoining = false
     private var promise: EventLoopPromise<Void>?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -33,22 +33,18 @@ final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
             return context.write(data, promise: promise)
         }
         keep(promise, context: context)
-        if isJoining {
+        if joined != nil {
             joined!.writeImmutableBuffer(buffer)
         } else if let kept = first {
-            // Taken out first, so that the storage is ours alone and `clear()` keeps it.
-            var into = joined ?? context.channel.allocator.buffer(capacity: Self.joinLimit)
-            joined = nil
-            into.clear()
+            var into = context.channel.allocator.buffer(capacity: Self.joinLimit)
             into.writeImmutableBuffer(kept)
             into.writeImmutableBuffer(buffer)
             first = nil
             joined = into
-            isJoining = true
         } else {
             first = buffer
         }
-        if isJoining, joined!.readableBytes >= Self.joinLimit { passOn(context: context) }
+        if let joined, joined.readableBytes >= Self.joinLimit { passOn(context: context) }
     }
 
     func flush(context: ChannelHandlerContext) {
@@ -82,8 +78,8 @@ final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
         if let buffer = first {
             first = nil
             context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
-        } else if isJoining, let buffer = joined {
-            isJoining = false
+        } else if let buffer = joined {
+            joined = nil
             context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
         } else {
             promise?.succeed()

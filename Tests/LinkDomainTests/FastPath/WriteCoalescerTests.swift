@@ -31,7 +31,7 @@ struct WriteCoalescerTests {
         channel.flush()
         #expect(try Self.written(channel) == ["HEADERSDATA headpayload"])
         for promise in promises { try promise.wait() }
-        // The next batch starts afresh, on the storage the first one used.
+        // The next batch starts afresh.
         _ = Self.write("second", to: channel)
         _ = Self.write(" batch", to: channel)
         channel.flush()
