@@ -41,7 +41,7 @@ package struct WebAddress: Equatable {
 
     /// The scheme, the host (lower-cased), the port and where the rest starts, if the URL's bytes
     /// pass the checks: no space, control character, DEL or backslash anywhere; `http://` or
-    /// `https://` (in any case); a non-empty ASCII authority without `@` or `%`; a port, if any, of
+    /// `https://` (in any case); an ASCII authority without `@` or `%` naming a host; a port, if any, of
     /// digits only, 1 to 65535 (leading zeros allowed, as browsers read them).
     private static func parts(_ bytes: UnsafeBufferPointer<UInt8>) -> (scheme: String, host: String, port: Int?, restStart: Int)? {
         for byte in bytes where byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { return nil }
@@ -77,6 +77,8 @@ package struct WebAddress: Equatable {
             port = number
             hostEnd = colon
         }
+        // `https://:443/` names no host: a browser refuses it.
+        guard hostEnd > start else { return nil }
         // ASCII only (checked above): lower-cased byte by byte, with no Unicode case mapping.
         let host = String(unsafeUninitializedCapacity: hostEnd - start) { output in
             for index in start..<hostEnd {

@@ -281,7 +281,8 @@ struct RedirectPolicyTests {
         #expect(WebAddress("https://app.example.com/a:b")?.port == nil)
         for url in [
             "https://app.example.com:/", "https://app.example.com:0/", "https://app.example.com:65536/", "https://app.example.com:+443/",
-            "https://app.example.com:-1/", "https://app.example.com:4a3/", "https://app.example.com:" + String(repeating: "9", count: 40) + "/",
+            "https://app.example.com:-1/", "https://app.example.com:4a3/", "https://:443/", "http://:8080",
+            "https://app.example.com:" + String(repeating: "9", count: 40) + "/",
         ] {
             #expect(WebAddress(url) == nil, "\(url)")
         }
