@@ -135,6 +135,94 @@ def test_answered_and_routed_streams_interleave_on_one_connection(server, pki):
     assert re.search(r"status codes: 200 2xx, 0 3xx, 100 4xx", result.stdout), result.stdout
 
 
+class TLSRecords:
+    """A TLS client over memory BIOs, so that the records the server sends can be counted as they
+    come off the socket, before they are opened."""
+
+    def __init__(self, server, pki):
+        context = ssl.create_default_context(cafile=str(pki / "ca.pem"))
+        context.set_alpn_protocols(["h2"])
+        self.incoming, self.outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        self.tls = context.wrap_bio(self.incoming, self.outgoing, server_hostname="localhost")
+        self.socket = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        self.received = b""  # every byte the server sent, from its first record
+        self.starts = []  # where each of its records starts in `received`
+        self.plain = b""
+        while True:
+            try:
+                self.tls.do_handshake()
+                break
+            except ssl.SSLWantReadError:
+                self.send_pending()
+                self.receive()
+        self.send_pending()
+        assert self.tls.selected_alpn_protocol() == "h2"
+
+    def send_pending(self):
+        if data := self.outgoing.read():
+            self.socket.sendall(data)
+
+    def receive(self):
+        data = self.socket.recv(65536)
+        assert data, "the server closed the connection"
+        self.incoming.write(data)
+        self.received += data
+        next_start = self.starts[-1] + 5 + struct.unpack(">H", self.received[self.starts[-1] + 3:self.starts[-1] + 5])[0] if self.starts else 0
+        while next_start + 5 <= len(self.received):
+            self.starts.append(next_start)
+            next_start += 5 + struct.unpack(">H", self.received[next_start + 3:next_start + 5])[0]
+
+    def write(self, data):
+        self.tls.write(data)
+        self.send_pending()
+
+    def frames(self):
+        """Reads until at least one whole frame is open; returns (type, flags, stream) of each."""
+        while True:
+            try:
+                while chunk := self.tls.read(65536):
+                    self.plain += chunk
+            except ssl.SSLWantReadError:
+                pass
+            frames = []
+            while len(self.plain) >= 9 and len(self.plain) >= 9 + struct.unpack(">I", b"\x00" + self.plain[:3])[0]:
+                length = struct.unpack(">I", b"\x00" + self.plain[:3])[0]
+                frames.append((self.plain[3], self.plain[4], struct.unpack(">I", self.plain[5:9])[0] & 0x7FFFFFFF))
+                self.plain = self.plain[9 + length:]
+            if frames:
+                return frames
+            self.receive()
+
+
+def request_block(path):
+    """GET https://localhost`path` as an HPACK block: indexed :method and :scheme, literal :path and :authority."""
+    def literal(index, value):
+        return bytes([index, len(value)]) + value.encode()
+    return b"\x82\x87" + literal(4, path) + literal(1, "localhost")
+
+
+def test_streams_answered_together_leave_in_fewer_tls_records_than_answers(server, pki):
+    # NIO's TLS handler seals every write as a record, and NIO's HTTP/2 handler writes an answer as
+    # three (HEADERS, a DATA frame's head, its payload): ten answers were thirty records. Joined
+    # between two flushes, they are a record or two.
+    client = TLSRecords(server, pki)
+    client.write(PREFACE + EMPTY_SETTINGS)
+    acknowledged = False
+    while not acknowledged:
+        acknowledged = any(kind == 4 and flags & 1 for kind, flags, _ in client.frames())
+    mark = len(client.received)
+    block = request_block(AASA)
+    client.write(b"".join(struct.pack(">I", len(block))[1:] + bytes([1, 5]) + struct.pack(">I", stream) + block
+                          for stream in range(1, 21, 2)))
+    ended = set()
+    while len(ended) < 10:
+        ended |= {stream for kind, flags, stream in client.frames() if kind in (0, 1) and flags & 1 and stream}
+    answers = [start for start in client.starts if start >= mark]
+    assert ended == set(range(1, 21, 2))
+    assert 1 <= len(answers) < 10, f"{len(answers)} records for 10 answers"
+    client.socket.close()
+
+
 def test_an_idle_http2_connection_is_closed(server, pki):
     with h2_connection(server, pki) as connection:
         started = time.monotonic()

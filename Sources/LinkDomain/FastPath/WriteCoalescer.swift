@@ -8,11 +8,10 @@ import NIOCore
 /// as thirty records, each paying the record's seal set-up and 22 bytes on the wire. Joined, they
 /// are sealed as one or two records of up to 16 KiB (BENCHMARKS.md, "HTTP/2 in fewer records").
 ///
-/// A single buffer between two flushes (HTTP/1.1's one write an answer) is passed on as it is,
-/// never copied. A buffer larger than ``joinLimit``, or a file region, is passed on after what
-/// was joined before it, in order; so is what was joined once it reaches the limit, which bounds
-/// the copy and what the handler holds. Promises are kept: every write's promise completes with
-/// the write that carried its bytes.
+/// A single buffer between two flushes is passed on as it is, never copied. What is held goes on
+/// before a buffer that would take it past ``joinLimit`` (which then waits to be joined in turn)
+/// and before a file region, in order: what the handler holds and copies is at most a record.
+/// Promises are kept: every write's promise completes with the write that carried its bytes.
 final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
@@ -32,11 +31,17 @@ final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
             passOn(context: context)
             return context.write(data, promise: promise)
         }
-        keep(promise, context: context)
+        // What would not fit in one record beside what is held goes on first, so that a full
+        // frame's payload is never copied only to be cut into records again.
+        if heldBytes + buffer.readableBytes > Self.joinLimit { passOn(context: context) }
+        keep(promise)
         if joined != nil {
             joined!.writeImmutableBuffer(buffer)
         } else if let kept = first {
-            var into = context.channel.allocator.buffer(capacity: Self.joinLimit)
+            // Sized for what is there (a SETTINGS acknowledgement and a WINDOW_UPDATE are 22 bytes),
+            // growing as ByteBuffer grows, to a record's most.
+            let wanted = 2 * (kept.readableBytes + buffer.readableBytes)
+            var into = context.channel.allocator.buffer(capacity: min(Self.joinLimit, max(wanted, 1_024)))
             into.writeImmutableBuffer(kept)
             into.writeImmutableBuffer(buffer)
             first = nil
@@ -44,8 +49,9 @@ final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
         } else {
             first = buffer
         }
-        if let joined, joined.readableBytes >= Self.joinLimit { passOn(context: context) }
     }
+
+    private var heldBytes: Int { joined?.readableBytes ?? first?.readableBytes ?? 0 }
 
     func flush(context: ChannelHandlerContext) {
         passOn(context: context)
@@ -62,7 +68,7 @@ final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
     }
 
     /// One promise for the joined write; each write's own promise follows it.
-    private func keep(_ promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+    private func keep(_ promise: EventLoopPromise<Void>?) {
         guard let promise else { return }
         if let kept = self.promise {
             kept.futureResult.cascade(to: promise)
