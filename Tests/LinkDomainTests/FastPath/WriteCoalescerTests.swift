@@ -111,22 +111,25 @@ struct WriteCoalescerTests {
         #expect(try Self.written(channel) == ["ab", "<region>", "c"])
     }
 
-    @Test("closing passes what is held on before the close, unflushed, as the TLS handler would have held it")
-    func close() throws {
+    /// A coalescer holding "a" and "b" unflushed, above a recorder of what passes it.
+    static func holdingTwo() throws -> (EmbeddedChannel, OutboundEvents) {
         let recorder = OutboundEvents()
         let channel = try Self.channel(below: [recorder])
         _ = Self.write("a", to: channel)
         _ = Self.write("b", to: channel)
+        return (channel, recorder)
+    }
+
+    @Test("closing passes what is held on before the close, unflushed, as the TLS handler would have held it")
+    func close() throws {
+        let (channel, recorder) = try Self.holdingTwo()
         channel.close(promise: nil)
         #expect(recorder.events == ["write ab", "close"])
     }
 
     @Test("a coalescer taken out of the pipeline passes on what it held")
     func removed() throws {
-        let recorder = OutboundEvents()
-        let channel = try Self.channel(below: [recorder])
-        _ = Self.write("a", to: channel)
-        _ = Self.write("b", to: channel)
+        let (channel, recorder) = try Self.holdingTwo()
         let coalescer = try channel.pipeline.syncOperations.handler(type: WriteCoalescer.self)
         try channel.pipeline.syncOperations.removeHandler(coalescer).wait()
         channel.flush()
