@@ -81,10 +81,9 @@ final class WriteCoalescer: ChannelOutboundHandler, RemovableChannelHandler {
     private func passOn(context: ChannelHandlerContext) {
         let promise = self.promise
         self.promise = nil
-        if let buffer = first {
+        // At most one of the two holds anything.
+        if let buffer = first ?? joined {
             first = nil
-            context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
-        } else if let buffer = joined {
             joined = nil
             context.write(wrapOutboundOut(.byteBuffer(buffer)), promise: promise)
         } else {

@@ -112,7 +112,7 @@ public enum PlatformClassifier {
         let trimmed: (UInt8) -> Bool = { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: " ") }
         while let first = bytes.first, trimmed(first) { bytes = bytes.dropFirst() }
         while let last = bytes.last, trimmed(last) { bytes = bytes.dropLast() }
-        return String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return String(decoding: bytes.map(\.asciiLowercased), as: UTF8.self)
     }
 
     /// Which app's own browser the marks show, if any. On iOS every browser but a web view says

@@ -46,10 +46,10 @@ package struct MarkerScanner: Sendable {
         var found: UInt64 = 0
         bytes.withUnsafeBufferPointer { markerBytes in
             openings.withUnsafeBufferPointer { openings in
-                var next = Int(Self.lowercased(text[0]))
+                var next = Int(text[0].asciiLowercased)
                 for position in 0..<(text.count - 1) {
                     let first = next
-                    next = Int(Self.lowercased(text[position + 1]))
+                    next = Int(text[position + 1].asciiLowercased)
                     let pair = first << 8 | next
                     guard openings[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { continue }
                     for slot in firstByteStarts[first]..<firstByteStarts[first + 1] {
@@ -58,16 +58,12 @@ package struct MarkerScanner: Sendable {
                         let start = starts[marker], count = starts[marker + 1] - start
                         guard count <= text.count - position else { continue }
                         var offset = 1
-                        while offset < count, Self.lowercased(text[position + offset]) == markerBytes[start + offset] { offset += 1 }
+                        while offset < count, text[position + offset].asciiLowercased == markerBytes[start + offset] { offset += 1 }
                         if offset == count { found |= 1 << marker }
                     }
                 }
             }
         }
         return found
-    }
-
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 }

@@ -19,9 +19,10 @@ extension String {
         let needles = fills.compactMap { fill in fill.placeholder.isEmpty ? nil : (bytes: Array(fill.placeholder.utf8), value: fill.value) }
         guard !needles.isEmpty else { return self }
         // Placeholders start with `{` or `#`: most of the text is passed over by one comparison.
-        let first = needles[0].bytes[0]
-        let oneStart = needles.allSatisfy { $0.bytes[0] == first }
+        // Every placeholder has a first byte (empty ones were dropped above), and there is one.
         let starts = needles.map { $0.bytes[0] }
+        let first = starts[0]
+        let oneStart = starts.allSatisfy { $0 == first }
         var output: [UInt8] = []
         var source = self  // `withUTF8` reads a native string's own bytes, without a copy
         let copied = source.withUTF8 { text in

@@ -1,3 +1,9 @@
+extension UInt8 {
+    /// The byte with an ASCII capital lowered, every other byte as it is: no Unicode case mapping.
+    @inlinable
+    package var asciiLowercased: UInt8 { self >= UInt8(ascii: "A") && self <= UInt8(ascii: "Z") ? self | 0x20 : self }
+}
+
 extension StringProtocol {
     /// Whether every UTF-8 byte passes `isAllowed`, read from contiguous storage: `utf8.allSatisfy`
     /// goes through the generic view, tens of instructions a byte, and these checks run on every

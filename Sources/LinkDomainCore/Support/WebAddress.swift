@@ -81,10 +81,7 @@ package struct WebAddress: Equatable {
         guard hostEnd > start else { return nil }
         // ASCII only (checked above): lower-cased byte by byte, with no Unicode case mapping.
         let host = String(unsafeUninitializedCapacity: hostEnd - start) { output in
-            for index in start..<hostEnd {
-                let byte = bytes[index]
-                output[index - start] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            }
+            for index in start..<hostEnd { output[index - start] = bytes[index].asciiLowercased }
             return hostEnd - start
         }
         return (scheme, host, port, end)
@@ -112,7 +109,7 @@ package struct WebAddress: Equatable {
         guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
         return prefix.withUTF8Buffer { expected in
             zip(bytes, expected).allSatisfy { actual, wanted in
-                (actual >= UInt8(ascii: "A") && actual <= UInt8(ascii: "Z") ? actual | 0x20 : actual) == wanted
+                actual.asciiLowercased == wanted
             }
         }
     }
