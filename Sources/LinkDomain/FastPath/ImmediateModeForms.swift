@@ -29,21 +29,29 @@ final class ImmediateModeForms: Sendable {
     }
 
     /// The link's code as the backend has it at hand, when live; nil sends the request on to the
-    /// router. Nothing is taken from the budget yet: ``admit(_:checked:)`` does once the answer is made.
+    /// router. The check's token is taken from the client's budget here, before the read, in one
+    /// step: an answer that is then not made here gives it back (``passedOn(_:)``), for the
+    /// router's own check to take.
     func check(_ link: ActionLink, query: Substring?, peer: String?) -> (info: CodeInfo, client: String, checked: Duration)? {
         guard let peer, !trustedProxies.contains(peer), query.flatMap({ QueryString($0)[FormRefusal.parameter] }) == nil else { return nil }
         // The key the router's budget counts this client by (IPv6 by its /64).
         let client = ClientKey.of(peer)
-        guard pageChecks.hasToken(client) else { return nil }
+        guard pageChecks.take(client) == nil else { return nil }
         let start = ContinuousClock.now
-        guard let info = backend.checkCodeWithoutWaiting(link.oobCode) else { return nil }
+        guard let info = backend.checkCodeWithoutWaiting(link.oobCode) else {
+            pageChecks.giveBack(client)
+            return nil
+        }
         return (info, client, start.duration(to: .now))
     }
 
-    /// Takes the check from the client's budget; false when it was spent meanwhile.
-    func admit(_ client: String, checked: Duration) -> Bool {
-        guard pageChecks.take(client) == nil else { return false }
+    /// The answer was made here: the check counts as the backend's.
+    func answered(checked: Duration) {
         checkMetrics.record(checked)
-        return true
+    }
+
+    /// The answer is the router's after all: the token ``check(_:query:peer:)`` took goes back.
+    func passedOn(_ client: String) {
+        pageChecks.giveBack(client)
     }
 }

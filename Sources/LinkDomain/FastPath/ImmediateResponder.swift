@@ -20,41 +20,6 @@ import NIOCore
 /// does, and ``LinkAnswerWriter`` writes the answer, as for the router's pages. Requests it does
 /// not answer (nil) go on to the router.
 struct ImmediateResponder: Sendable {
-    /// The request fields an answer here reads.
-    struct RequestHeaders {
-        var userAgent: String?
-        var platformHint: String?
-        var ifNoneMatch: String?
-        var acceptLanguage: String?
-        /// `Host`, or HTTP/2's `:authority`.
-        var host: String?
-
-        init(
-            userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil, acceptLanguage: String? = nil,
-            host: String? = nil
-        ) {
-            self.userAgent = userAgent
-            self.platformHint = platformHint
-            self.ifNoneMatch = ifNoneMatch
-            self.acceptLanguage = acceptLanguage
-            self.host = host
-        }
-
-        init(_ fields: HTTPFields, authority: String? = nil) {
-            self.init(
-                userAgent: Self.value(.userAgent, in: fields), platformHint: Self.value(.secCHUAPlatform, in: fields),
-                ifNoneMatch: Self.value(.ifNoneMatch, in: fields), acceptLanguage: Self.value(.acceptLanguage, in: fields),
-                host: authority)
-        }
-
-        /// `fields[name]`, without its generic join (4,600 instructions of an HTTP/2 request) when
-        /// the field comes once, as it almost always does.
-        private static func value(_ name: HTTPField.Name, in fields: HTTPFields) -> String? {
-            let found = fields[fields: name]
-            return found.count > 1 ? fields[name] : found.first?.value
-        }
-    }
-
     enum Kind: Sendable {
         case appleAssociation, androidAssociation, stylesheet, link
         /// `/<suffix>`: answered when the link is cached; its route pattern is the router's catch-all.
@@ -206,14 +171,28 @@ struct ImmediateResponder: Sendable {
             link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
             host: headers.host)
         // The code at hand and live: the answer for a live code, here; else the router checks.
-        var checked: (info: CodeInfo, client: String, checked: Duration)?
-        if case .checkCode(let pending) = answer.reply {
-            guard let found = modeForms?.check(pending.action, query: link.requestQuery, peer: peer()) else { return nil }
-            checked = found
-            answer = router.answer(
-                link, checked: pending, facts: found.info.facts(for: pending.action), visitor: visitor, method: method,
-                isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage, host: headers.host)
+        guard case .checkCode(let pending) = answer.reply else {
+            return written(answer, link: link, visitor: visitor, checked: nil, suffix: suffix, keep: keep, logger: logger)
         }
+        guard let modeForms, let checked = modeForms.check(pending.action, query: link.requestQuery, peer: peer()) else { return nil }
+        answer = router.answer(
+            link, checked: pending, facts: checked.info.facts(for: pending.action), visitor: visitor, method: method,
+            isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage, host: headers.host)
+        // The check's token stays taken only for an answer made here.
+        guard let made = written(answer, link: link, visitor: visitor, checked: checked.info, suffix: suffix, keep: nil, logger: logger) else {
+            modeForms.passedOn(checked.client)
+            return nil
+        }
+        modeForms.answered(checked: checked.checked)
+        return made
+    }
+
+    /// The answer as written here, or nil when it is the router's.
+    /// - Parameter checked: the link's code as the check found it, when the answer was decided with it.
+    private func written(
+        _ answer: LinkAnswer, link: LinkRequest, visitor: Visitor, checked: CodeInfo?, suffix: String?,
+        keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)?, logger: Logger
+    ) -> Answer? {
         // `/` carries Dynamic Links only: without one it is the router's 404, whatever page its query asks for (`/?d=1`).
         // A redirect came from a link in the query, so only pages are checked.
         if case .redirect = answer.reply {
@@ -225,11 +204,11 @@ struct ImmediateResponder: Sendable {
         let written: Answer
         switch answer.reply {
         case .actionPage(let action):
-            guard let checked, let form = modeForms?.writer.response(action, info: checked.info, language: answer.language) else { return nil }
+            guard let checked, let form = modeForms?.writer.response(action, info: checked, language: answer.language) else { return nil }
             written = .response(form)
         case .redirect(let status, let location):
             written = .redirect(status, location: location)
-            if checked == nil, let keep {
+            if let keep {
                 let redirect = ShortLinkRedirects.Redirect(longLinkQuery: keep.longLinkQuery, status: status, location: location, events: answer.events)
                 shortLinkRedirects.current.keep(redirect, for: keep.key)
             }
@@ -239,7 +218,6 @@ struct ImmediateResponder: Sendable {
         case .checkCode, .codeEnded:
             return nil
         }
-        if let checked, modeForms?.admit(checked.client, checked: checked.checked) != true { return nil }
         if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
         return written
     }

@@ -81,6 +81,10 @@ struct PublicListener: Service {
         do {
             for loop in loops {
                 let quiescing = ServerQuiescingHelper(group: loop)
+                let setUp: @Sendable (any Channel) throws -> Void = { [child] channel in
+                    try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                    try child.setUp(channel, needsATask: needsATask)
+                }
                 let channel = try await ServerBootstrap(group: loop, childGroup: loop)
                     .serverChannelOption(ChannelOptions.backlog, value: 1024)
                     .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -88,18 +92,12 @@ struct PublicListener: Service {
                     .serverChannelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                            try channel.pipeline.syncOperations.addHandler(AcceptedConnections(setUp: setUp))
                         }
                     }
-                    .childChannelInitializer { [child] channel in
-                        do {
-                            // Set here, not as a bootstrap child option: NIO applies those through a
-                            // chain of futures per connection (8,700 instructions, against 1,700 here).
-                            try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-                            try child.setUp(channel, needsATask: needsATask)
-                            return channel.eventLoop.makeSucceededVoidFuture()
-                        } catch {
-                            return channel.eventLoop.makeFailedFuture(error)
-                        }
+                    // Only for a connection accepted onto another loop, which `AcceptedConnections` passes on.
+                    .childChannelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture { try setUp(channel) }
                     }
                     .bind(host: host, port: boundPort).get()
                 listening.append(Listening(channel: channel, quiescing: quiescing))
@@ -109,5 +107,41 @@ struct PublicListener: Service {
             throw error
         }
         return listening
+    }
+}
+
+/// Sets up each connection its listening socket accepts and registers it with the event loop on
+/// the spot. NIO's own way (the bootstrap's accept handler, then the listening channel) passes
+/// every connection through a chain of futures and then a task queued on the loop before it is
+/// registered: about 20,000 instructions of a connection that is answered in 95,000 (BENCHMARKS.md,
+/// "Accepted on the spot").
+///
+/// The registration is NIO's own, the one it uses for a socket it was handed already connected
+/// (`registerAlreadyConfigured0`): register with the selector, then become active, which reads.
+/// A connection accepted onto another loop (never, with a listener per loop) is passed on to
+/// NIO's accept handler behind this one.
+private final class AcceptedConnections: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+
+    let setUp: @Sendable (any Channel) throws -> Void
+
+    init(setUp: @escaping @Sendable (any Channel) throws -> Void) {
+        self.setUp = setUp
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let accepted = unwrapInboundIn(data)
+        guard accepted.eventLoop === context.eventLoop else {
+            context.fireChannelRead(data)
+            return
+        }
+        do {
+            try setUp(accepted)
+        } catch {
+            accepted.close(promise: nil)
+            context.fireErrorCaught(error)
+            return
+        }
+        accepted._channelCore.registerAlreadyConfigured0(promise: nil)
     }
 }

@@ -22,9 +22,6 @@ package final class RateLimiter: Sendable {
         package var previous: [String: Bucket] = [:]
         package var started: ContinuousClock.Instant
 
-        /// The bucket of `key`, in either generation (the caller writes it back into the current one).
-        package func bucket(_ key: String) -> Bucket? { current[key] ?? previous[key] }
-
         /// Turns the generations when a refill time has passed since the current one began (or it
         /// is full); returns the dropped one, so that it is freed outside the lock.
         package mutating func turn(at now: ContinuousClock.Instant, every refill: Duration, maximumKeys: Int) -> [String: Bucket] {
@@ -81,11 +78,18 @@ package final class RateLimiter: Sendable {
         return wait
     }
 
-    /// Whether `key` has a token now, taking none: a caller that will take one only after work
-    /// that may make the token unneeded asks first, so that an empty bucket costs it no work.
-    package func hasToken(_ key: String) -> Bool {
-        let now = clock.now
-        return generations.withLock { refilled($0.bucket(key), now).tokens >= 1 }
+    /// Gives back a token ``take(_:)`` gave for work that was then not done here (the caller passed
+    /// it on to someone who takes their own): one lock for the work done, a second only for the
+    /// rare hand-over. Never past the burst; a bucket turned into the older generation meanwhile
+    /// gets it back there.
+    package func giveBack(_ key: String) {
+        generations.withLock { generations in
+            if let index = generations.current.index(forKey: key) {
+                generations.current.values[index].tokens = min(burst, generations.current.values[index].tokens + 1)
+            } else if let index = generations.previous.index(forKey: key) {
+                generations.previous.values[index].tokens = min(burst, generations.previous.values[index].tokens + 1)
+            }
+        }
     }
 
     /// Refills `bucket` to `now` and takes a token: nil, or the seconds until one is there.

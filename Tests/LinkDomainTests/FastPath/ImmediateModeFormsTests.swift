@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 @testable import LinkDomain
 @testable import LinkDomainCore
 @testable import LinkDomainStorage
@@ -70,14 +71,36 @@ struct ImmediateModeFormsTests {
         #expect(forms.pageChecks.take(Self.peer) != nil)
         #expect(forms.response(Self.reset, language: "en", query: nil, peer: "192.0.2.8") != nil)
     }
+
+    @Test("a live code whose answer is the router's after all gives its page check back, for the router's own")
+    func passedOnGivesBack() async throws {
+        let services = try await OneAnswerPropertyTests.services(shortLinks: [])
+        var responder = services.immediate
+        let (forms, metrics) = try await Self.forms(burst: 1)
+        responder.modeForms = forms
+        func answer(_ code: String) -> ImmediateResponder.Answer? {
+            responder.answer(
+                to: .link, method: .get, path: "/__/auth/action", query: Substring("mode=resetPassword&oobCode=\(code)&apiKey=k"),
+                headers: .init(userAgent: ImmediateResponseTests.desktop), peer: { Self.peer }, logger: Logger(label: "test"))
+        }
+        // Live, but for another action: the router says so.
+        #expect(answer("LiveVERIFY_EMAIL") == nil)
+        #expect(!Self.checksCounted(metrics))
+        #expect(answer("LivePASSWORD_RESET") != nil)
+        #expect(Self.checksCounted(metrics))
+        #expect(answer("LivePASSWORD_RESET") == nil)
+    }
 }
 
 extension ImmediateModeForms {
-    /// The form as the event loop writes it: checked at hand, written, then taken from the budget.
+    /// The form as the event loop writes it: checked at hand (its page check taken), then written.
     fileprivate func response(_ link: ActionLink, language: String, query: Substring?, peer: String?) -> ImmediateResponse? {
-        guard let checked = check(link, query: query, peer: peer), let form = writer.response(link, info: checked.info, language: language),
-            admit(checked.client, checked: checked.checked)
-        else { return nil }
+        guard let checked = check(link, query: query, peer: peer) else { return nil }
+        guard let form = writer.response(link, info: checked.info, language: language) else {
+            passedOn(checked.client)
+            return nil
+        }
+        answered(checked: checked.checked)
         return form
     }
 }

@@ -18,6 +18,24 @@ struct AbuseLimitsTests {
         #expect(limiter.take("b") == nil)
     }
 
+    @Test("a token given back is there for the next take, never past the burst")
+    func giveBack() async {
+        let limiter = RateLimiter(perMinute: 1, burst: 2)
+        for _ in 0..<2 { #expect(limiter.take("a") == nil) }
+        #expect(limiter.take("a") != nil)
+        limiter.giveBack("a")
+        #expect(limiter.take("a") == nil)
+        #expect(limiter.take("a") != nil)
+        // A full bucket stays at the burst; an unknown client is left alone.
+        limiter.giveBack("b")
+        #expect(limiter.take("b") == nil)
+        limiter.giveBack("b")
+        limiter.giveBack("b")
+        #expect(limiter.take("b") == nil)
+        #expect(limiter.take("b") == nil)
+        #expect(limiter.take("b") != nil)
+    }
+
     @Test("POSTs and the link API get 429 with Retry-After past the burst; pages and health do not")
     func rateLimit() async throws {
         let harness = BackendHarness { configuration in
