@@ -33,7 +33,7 @@ final class ImmediateModeForms: Sendable {
     /// step: an answer that is then not made here gives it back (``passedOn(_:)``), for the
     /// router's own check to take.
     func check(_ link: ActionLink, query: Substring?, peer: String?) -> (info: CodeInfo, client: String, checked: Duration)? {
-        guard let peer, !trustedProxies.contains(peer), query.flatMap({ QueryString($0)[FormRefusal.parameter] }) == nil else { return nil }
+        guard let peer, !trustedProxies.contains(peer), !(query.map { QueryString.has(FormRefusal.parameter, in: $0) } ?? false) else { return nil }
         // The key the router's budget counts this client by (IPv6 by its /64).
         let client = ClientKey.of(peer)
         guard pageChecks.take(client) == nil else { return nil }

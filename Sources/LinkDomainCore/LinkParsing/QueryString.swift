@@ -97,6 +97,20 @@ package struct QueryString: Sendable, Equatable {
         }
     }
 
+    /// Whether `query` has a parameter `name`, with any value: what ``subscript(name:)`` finds,
+    /// without keeping every parameter's place to find it.
+    package static func has(_ name: String, in query: Substring) -> Bool {
+        var found = false
+        QueryBytes(query).withBytes { bytes in
+            QueryBytes.forEachParameter(in: bytes) { nameRange, _ in
+                guard !found else { return }
+                let span = Span(name: nameRange, value: nameRange, nameIsEscaped: QueryBytes.first(UInt8(ascii: "%"), in: nameRange, of: bytes) != nil)
+                found = matches(span, name.utf8, in: bytes)
+            }
+        }
+        return found
+    }
+
     private func first(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Span? {
         spans.first { Self.matches($0, name.utf8, in: bytes) }
     }

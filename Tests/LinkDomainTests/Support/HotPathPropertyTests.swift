@@ -69,6 +69,24 @@ struct HotPathPropertyTests {
         }
     }
 
+    @Test("QueryString.has: present exactly when QueryString finds a value for the name")
+    func queryStringHas() {
+        let alphabet = Self.queryAlphabet + ["refused", "refuse", "refusedx", "r%65fused", "%72efused", "&refused=", "&refused", "=weak"]
+        var generator = SeededGenerator(state: 5)
+        for _ in 0..<5000 {
+            let query = Self.randomText(&generator, alphabet: alphabet)
+            for name in ["refused", "a", ""] {
+                let present = QueryString(Substring(query))[name] != nil
+                #expect(QueryString.has(name, in: Substring(query)) == present, "\(name) in \(query.debugDescription)")
+                if QueryString.has(name, in: Substring(query)) != present { return }
+            }
+        }
+        // A query inside a longer string, as a request's target passes it.
+        let target = "/__/auth/action?mode=resetPassword&refused=weak"
+        #expect(QueryString.has("refused", in: target[target.index(after: target.firstIndex(of: "?")!)...]))
+        #expect(!QueryString.has("mode", in: target[target.index(target.startIndex, offsetBy: 2)..<target.index(target.startIndex, offsetBy: 10)]))
+    }
+
     @Test("LinkParameters: each name it knows has QueryString's first value, and no other name is found")
     func linkParameters() {
         // Known names whole, cut short, run on, and escaped, among the query alphabet.
