@@ -167,15 +167,15 @@ struct ImmediateResponder: Sendable {
         _ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
         keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)? = nil, logger: Logger
     ) -> Answer? {
-        var answer = router.answer(
+        let decided = router.answer(
             link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
             host: headers.host)
         // The code at hand and live: the answer for a live code, here; else the router checks.
-        guard case .checkCode(let pending) = answer.reply else {
-            return written(answer, link: link, visitor: visitor, checked: nil, suffix: suffix, keep: keep, logger: logger)
+        guard case .checkCode(let pending) = decided.reply else {
+            return written(decided, link: link, visitor: visitor, checked: nil, suffix: suffix, keep: keep, logger: logger)
         }
         guard let modeForms, let checked = modeForms.check(pending.action, query: link.requestQuery, peer: peer()) else { return nil }
-        answer = router.answer(
+        let answer = router.answer(
             link, checked: pending, facts: checked.info.facts(for: pending.action), visitor: visitor, method: method,
             isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage, host: headers.host)
         // The check's token stays taken only for an answer made here.
@@ -187,36 +187,39 @@ struct ImmediateResponder: Sendable {
         return made
     }
 
+    /// Whether a page may be answered here: `/` carries Dynamic Links only, and without one it is the
+    /// router's 404, whatever page its query asks for (`/?d=1`). A redirect came from a link in the
+    /// query, so only pages are asked.
+    private static func mayBePage(_ link: LinkRequest) -> Bool {
+        !(link.linkIsRequest && link.linkPath == "/" && !LegacyLinkQuery.mayCarryLink(link.requestQuery))
+    }
+
     /// The answer as written here, or nil when it is the router's.
     /// - Parameter checked: the link's code as the check found it, when the answer was decided with it.
     private func written(
         _ answer: LinkAnswer, link: LinkRequest, visitor: Visitor, checked: CodeInfo?, suffix: String?,
         keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)?, logger: Logger
     ) -> Answer? {
-        // `/` carries Dynamic Links only: without one it is the router's 404, whatever page its query asks for (`/?d=1`).
-        // A redirect came from a link in the query, so only pages are checked.
-        if case .redirect = answer.reply {
-        } else if link.linkIsRequest, link.linkPath == "/", !LegacyLinkQuery.mayCarryLink(link.requestQuery) {
-            return nil
-        }
-        // A debug page is under the page-check budget, which the router holds (behind proxies too).
-        if answer.reply == .page(.debug) { return nil }
+        // One match of the reply: each match of a borrowed answer's reply cost a copy of it.
         let written: Answer
         switch answer.reply {
-        case .actionPage(let action):
-            guard let checked, let form = modeForms?.writer.response(action, info: checked, language: answer.language) else { return nil }
-            written = .response(form)
         case .redirect(let status, let location):
             written = .redirect(status, location: location)
             if let keep {
                 let redirect = ShortLinkRedirects.Redirect(longLinkQuery: keep.longLinkQuery, status: status, location: location, events: answer.events)
                 shortLinkRedirects.current.keep(redirect, for: keep.key)
             }
-        case .page:
-            guard let page = writer.response(answer, link: link, visitor: visitor, logger: logger) else { return nil }
-            written = .response(page)
-        case .checkCode, .codeEnded:
+        case .page(.debug), .checkCode, .codeEnded:
+            // A debug page is under the page-check budget, which the router holds (behind proxies too).
             return nil
+        case .actionPage(let action):
+            guard Self.mayBePage(link), let checked, let form = modeForms?.writer.response(action, info: checked, language: answer.language) else {
+                return nil
+            }
+            written = .response(form)
+        case .page:
+            guard Self.mayBePage(link), let page = writer.response(answer, link: link, visitor: visitor, logger: logger) else { return nil }
+            written = .response(page)
         }
         if let suffix { linkEvents.record(answer.events, suffix: suffix, platform: visitor.platform) }
         return written
