@@ -95,10 +95,6 @@ struct PublicListener: Service {
                             try channel.pipeline.syncOperations.addHandler(AcceptedConnections(setUp: setUp))
                         }
                     }
-                    // Only for a connection accepted onto another loop, which `AcceptedConnections` passes on.
-                    .childChannelInitializer { channel in
-                        channel.eventLoop.makeCompletedFuture { try setUp(channel) }
-                    }
                     .bind(host: host, port: boundPort).get()
                 listening.append(Listening(channel: channel, quiescing: quiescing))
             }
@@ -110,17 +106,18 @@ struct PublicListener: Service {
     }
 }
 
-/// Sets up each connection its listening socket accepts and registers it with the event loop on
-/// the spot. NIO's own way (the bootstrap's accept handler, then the listening channel) passes
-/// every connection through a chain of futures and then a task queued on the loop before it is
-/// registered: about 20,000 instructions of a connection that is answered in 95,000 (BENCHMARKS.md,
-/// "Accepted on the spot").
+/// Sets up each connection its listening socket accepts, on the spot, and hands it to the
+/// listening channel, which registers it with the loop as NIO always does. The server bootstrap's
+/// own accept handler, behind this one, would first pass every connection through a chain of
+/// futures (the child options, the initializer, then firing it on): about 15,000 instructions of
+/// a connection answered in 96,000 (BENCHMARKS.md, "Accepted on the spot").
 ///
-/// The registration is NIO's own, the one it uses for a socket it was handed already connected
-/// (`registerAlreadyConfigured0`): register with the selector, then become active, which reads.
-/// A connection accepted onto another loop (never, with a listener per loop) is passed on to
-/// NIO's accept handler behind this one.
-private final class AcceptedConnections: ChannelInboundHandler {
+/// The hand-over is the one the pipeline's tail makes for a read no handler took (the channel
+/// core's `channelRead0`): the listening channel queues the registration on the connection's
+/// loop, and a connection the selector refuses (`epoll_ctl` out of memory or watches) is closed
+/// alone. NIO's registration of an already connected socket from outside would be cheaper still,
+/// but it traps on that refusal.
+final class AcceptedConnections: ChannelInboundHandler {
     typealias InboundIn = any Channel
 
     let setUp: @Sendable (any Channel) throws -> Void
@@ -132,7 +129,13 @@ private final class AcceptedConnections: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let accepted = unwrapInboundIn(data)
         guard accepted.eventLoop === context.eventLoop else {
-            context.fireChannelRead(data)
+            // Never with a listener per loop. The registration is a task on the connection's
+            // loop, so a set-up queued there first comes first.
+            let setUp = setUp
+            accepted.eventLoop.execute {
+                do { try setUp(accepted) } catch { accepted.close(promise: nil) }
+            }
+            context.channel._channelCore.channelRead0(data)
             return
         }
         do {
@@ -142,6 +145,6 @@ private final class AcceptedConnections: ChannelInboundHandler {
             context.fireErrorCaught(error)
             return
         }
-        accepted._channelCore.registerAlreadyConfigured0(promise: nil)
+        context.channel._channelCore.channelRead0(data)
     }
 }
