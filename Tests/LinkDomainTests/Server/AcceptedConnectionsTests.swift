@@ -60,7 +60,7 @@ struct AcceptedConnectionsTests {
                         }))
                 }
             }
-            // Set up twice, a connection would echo twice; and an initializer here would be a second set-up.
+            // A tripwire: a connection passed through the bootstrap's own accept handler would run this too.
             .childChannelInitializer { channel in
                 setUps.withLockedValue { $0 += 100 }
                 return channel.eventLoop.makeSucceededVoidFuture()
