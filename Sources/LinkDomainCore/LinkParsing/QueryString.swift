@@ -34,12 +34,15 @@ package struct QueryString: Sendable, Equatable {
         self.query = QueryBytes(query)
         var spans: [Span] = []
         spans.reserveCapacity(8)
-        self.query.withBytes { bytes in
-            QueryBytes.forEachParameter(in: bytes) { name, value in
-                spans.append(Span(name: name, value: value, nameIsEscaped: QueryBytes.first(UInt8(ascii: "%"), in: name, of: bytes) != nil))
-            }
-        }
+        self.query.withBytes { bytes in Self.forEachSpan(in: bytes) { spans.append($0) } }
         self.spans = spans
+    }
+
+    /// Each parameter of `bytes` as a span, in order.
+    private static func forEachSpan(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Span) -> Void) {
+        QueryBytes.forEachParameter(in: bytes) { name, value in
+            body(Span(name: name, value: value, nameIsEscaped: QueryBytes.first(UInt8(ascii: "%"), in: name, of: bytes) != nil))
+        }
     }
 
     /// Every parameter, decoded.
@@ -102,10 +105,8 @@ package struct QueryString: Sendable, Equatable {
     package static func has(_ name: String, in query: Substring) -> Bool {
         var found = false
         QueryBytes(query).withBytes { bytes in
-            QueryBytes.forEachParameter(in: bytes) { nameRange, _ in
-                guard !found else { return }
-                let span = Span(name: nameRange, value: nameRange, nameIsEscaped: QueryBytes.first(UInt8(ascii: "%"), in: nameRange, of: bytes) != nil)
-                found = matches(span, name.utf8, in: bytes)
+            forEachSpan(in: bytes) { span in
+                if !found { found = matches(span, name.utf8, in: bytes) }
             }
         }
         return found

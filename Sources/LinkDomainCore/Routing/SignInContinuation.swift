@@ -49,6 +49,7 @@ private struct ContinuationBytes {
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, let target = output.baseAddress else { return }
+        assert(count + bytes.count <= output.count, "the continuation's capacity was counted short")
         (target + count).update(from: source, count: bytes.count)
         count += bytes.count
     }

@@ -83,12 +83,14 @@ package final class RateLimiter: Sendable {
     /// rare hand-over. Never past the burst; a bucket turned into the older generation meanwhile
     /// gets it back there.
     package func giveBack(_ key: String) {
+        let burst = burst
+        func giveBack(in buckets: inout [String: Bucket]) -> Bool {
+            guard let index = buckets.index(forKey: key) else { return false }
+            buckets.values[index].tokens = min(burst, buckets.values[index].tokens + 1)
+            return true
+        }
         generations.withLock { generations in
-            if let index = generations.current.index(forKey: key) {
-                generations.current.values[index].tokens = min(burst, generations.current.values[index].tokens + 1)
-            } else if let index = generations.previous.index(forKey: key) {
-                generations.previous.values[index].tokens = min(burst, generations.previous.values[index].tokens + 1)
-            }
+            if !giveBack(in: &generations.current) { _ = giveBack(in: &generations.previous) }
         }
     }
 
