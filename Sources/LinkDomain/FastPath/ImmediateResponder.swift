@@ -139,19 +139,21 @@ struct ImmediateResponder: Sendable {
                 suffix: nil, logger: logger)
         case .shortLink:
             let suffix = String(path.dropFirst())
-            // A link this replica has not resolved yet is read from the store by the router.
-            guard let record = shortLinks.cached(suffix: suffix) else { return nil }
             let visitor = visitor(headers)
+            // Read before the link: a redirect kept from it is stale once a link is forgotten after.
+            let generation = shortLinks.generation
             // With a query of its own (`?d=1`), the request asks for more than the link's redirect.
-            var keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)?
+            var keep: (key: ShortLinkRedirects.Key, generation: UInt64)?
             if query == nil {
                 let key = ShortLinkRedirects.Key(suffix: suffix, visitor: visitor, method: method)
-                if let known = shortLinkRedirects.current.redirect(key, longLinkQuery: record.longLinkQuery) {
+                if let known = shortLinkRedirects.current.redirect(key, generation: generation) {
                     linkEvents.record(known.events, suffix: suffix, platform: visitor.platform)
                     return .redirect(known.status, location: known.location)
                 }
-                keep = (key, record.longLinkQuery)
+                keep = (key, generation)
             }
+            // A link this replica has not resolved yet is read from the store by the router.
+            guard let record = shortLinks.cached(suffix: suffix) else { return nil }
             return answer(
                 LinkRequest(storedQuery: Substring(record.longLinkQuery), requestPath: path, requestQuery: query), visitor: visitor,
                 method: method, headers: headers, peer: peer, suffix: suffix, keep: keep, logger: logger)
@@ -165,7 +167,7 @@ struct ImmediateResponder: Sendable {
     /// - Parameter keep: where to keep the answer, when it is a redirect decided from the link alone.
     private func answer(
         _ link: LinkRequest, visitor: Visitor, method: HTTPRequest.Method, headers: RequestHeaders, peer: () -> String?, suffix: String?,
-        keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)? = nil, logger: Logger
+        keep: (key: ShortLinkRedirects.Key, generation: UInt64)? = nil, logger: Logger
     ) -> Answer? {
         let decided = router.answer(
             link, visitor: visitor, method: method, isShortLink: suffix != nil, acceptLanguage: headers.acceptLanguage,
@@ -198,7 +200,7 @@ struct ImmediateResponder: Sendable {
     /// - Parameter checked: the link's code as the check found it, when the answer was decided with it.
     private func written(
         _ answer: LinkAnswer, link: LinkRequest, visitor: Visitor, checked: CodeInfo?, suffix: String?,
-        keep: (key: ShortLinkRedirects.Key, longLinkQuery: String)?, logger: Logger
+        keep: (key: ShortLinkRedirects.Key, generation: UInt64)?, logger: Logger
     ) -> Answer? {
         // One match of the reply: each match of a borrowed answer's reply cost a copy of it.
         let written: Answer
@@ -206,7 +208,7 @@ struct ImmediateResponder: Sendable {
         case .redirect(let status, let location):
             written = .redirect(status, location: location)
             if let keep {
-                let redirect = ShortLinkRedirects.Redirect(longLinkQuery: keep.longLinkQuery, status: status, location: location, events: answer.events)
+                let redirect = ShortLinkRedirects.Redirect(generation: keep.generation, status: status, location: location, events: answer.events)
                 shortLinkRedirects.current.keep(redirect, for: keep.key)
             }
         case .page(.debug), .checkCode, .codeEnded:

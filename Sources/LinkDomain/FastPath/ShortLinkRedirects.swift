@@ -8,10 +8,12 @@ import LinkDomainCore
 /// platform saves parsing the long link and deciding it again on every click (BENCHMARKS.md,
 /// "The link's own work").
 ///
-/// A kept redirect is used only while the cached record still has the long link it was decided
-/// from, so an edited link is decided again; a disabled or deleted one leaves the link cache,
-/// and then its suffix never reaches here. Redirects that came from a code's check are never kept.
-/// Each thread holds its own: no lock on the path, bounded by starting over when full.
+/// A kept redirect is used only while no link has been forgotten since it was decided
+/// (``CachedLinkStore/generation``): an edited, disabled or deleted link is forgotten, so it is
+/// decided again from the store. A thread finds a kept redirect without the link cache's lock,
+/// which both event loops would otherwise take on every click. Redirects that came from a code's
+/// check are never kept. Each thread holds its own: no lock on the path, bounded by starting
+/// over when full.
 final class ShortLinkRedirects {
     struct Key: Hashable {
         var suffix: String
@@ -20,8 +22,8 @@ final class ShortLinkRedirects {
     }
 
     struct Redirect {
-        /// The long link's query this was decided from.
-        var longLinkQuery: String
+        /// The link cache's generation, read before the link this was decided from.
+        var generation: UInt64
         var status: HTTPResponse.Status
         var location: String
         var events: [LinkEvent]
@@ -31,9 +33,9 @@ final class ShortLinkRedirects {
     static let capacity = 4096
     private var redirects: [Key: Redirect] = [:]
 
-    /// What was decided for `key`, if the link still has the long link it was decided from.
-    func redirect(_ key: Key, longLinkQuery: String) -> Redirect? {
-        guard let found = redirects[key], found.longLinkQuery == longLinkQuery else { return nil }
+    /// What was decided for `key`, if no link has been forgotten since: `generation` is the link cache's now.
+    func redirect(_ key: Key, generation: UInt64) -> Redirect? {
+        guard let found = redirects[key], found.generation == generation else { return nil }
         return found
     }
 

@@ -13,6 +13,8 @@ public struct LinkMetrics: Sendable {
     private let requestMetrics = MetricCache<RequestMetricKey, RequestMetrics>()
     private let lastRequestMetrics = PerThread { LastRequestMetrics() }
     private let eventCounters = MetricCache<LinkEventKey, Counter>()
+    /// The counters each thread has found, so that a click takes no shared lock to find its own.
+    private let threadEventCounters = PerThread { KnownEventCounters() }
     private let backendMetrics = MetricCache<BackendCallKey, BackendCallMetrics>()
     private let spentCodes = SharedCounts()
 
@@ -25,9 +27,17 @@ public struct LinkMetrics: Sendable {
 
     /// Counts one short-link event: `linkdomain_link_events_total{platform="iOS",event="CLICK"}`.
     func count(_ event: LinkEvent, platform: Platform) {
-        eventCounters.metric(for: LinkEventKey(event: event, platform: platform)) { key in
+        let key = LinkEventKey(event: event, platform: platform)
+        let known = threadEventCounters.current
+        if let counter = known.counters[key] {
+            counter.increment()
+            return
+        }
+        let counter = eventCounters.metric(for: key) { key in
             registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", key.platform.rawValue), ("event", key.event.rawValue)])
-        }.increment()
+        }
+        known.counters[key] = counter
+        counter.increment()
     }
 
     /// Latency buckets from a millisecond to ten seconds.

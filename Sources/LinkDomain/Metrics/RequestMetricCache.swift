@@ -63,6 +63,14 @@ struct BackendCallMetrics: Sendable {
     }
 }
 
+/// The short-link event counters a thread has found (a bounded set: events times platforms).
+final class KnownEventCounters {
+    var counters: [LinkEventKey: Counter] = [:]
+}
+
+/// Only ever used on the thread that made it (``PerThread/current``).
+extension KnownEventCounters: @unchecked Sendable {}
+
 /// A short-link event counter's labels.
 struct LinkEventKey: Hashable, Sendable {
     let event: LinkEvent

@@ -8,17 +8,23 @@ import Synchronization
 /// at shutdown: a click is answered without waiting on a database write, and a burst of clicks on
 /// one link costs one row update, not one per click.
 ///
+/// Each thread counts under a lock of its own, which only a flush takes besides it: the event
+/// loops' threads answer clicks side by side, and one shared lock (its cache line crossing
+/// between cores on every click) cost a short link's click more than the counting
+/// (BENCHMARKS.md, "Clicks without a shared lock").
+///
 /// Nothing is lost: counts a failed write could not store are kept for the next one, and the
 /// statistics API flushes before it reads. Until a flush, other replicas do not see this one's
 /// latest counts (at most a second behind while the service runs).
 final class LinkEventRecorder: Service, Sendable {
     /// A link's visitors of one platform on one day; the value counts each event by its
     /// ``LinkEvent/caseNumber``, so an answer's events (a click and what it led to) are one lookup.
-    private struct Key: Hashable {
+    fileprivate struct Key: Hashable {
         let suffix: String
         let day: Int
         let platform: Platform
     }
+    fileprivate typealias Counts = [Key: [Int]]
     private static let noEvents = [Int](repeating: 0, count: LinkEvent.allCases.count)
 
     let store: any LinkStore
@@ -27,7 +33,11 @@ final class LinkEventRecorder: Service, Sendable {
     let clock: any WallClock
     /// The same events as counters at `/metrics`.
     let metrics: LinkMetrics
-    private let pending = Mutex<[Key: [Int]]>([:])
+    /// Every thread's counts since the last flush; a thread's own are ``threadCounts``.
+    private let allCounts: CountsOfThreads
+    private let threadCounts: PerThread<ThreadCounts>
+    /// Counts a failed write could not store, for the next flush.
+    private let carried = Mutex<Counts>([:])
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
     /// every event counted before it was asked for.
     private let lastFlush = Mutex<Task<Void, Never>?>(nil)
@@ -44,6 +54,9 @@ final class LinkEventRecorder: Service, Sendable {
         self.interval = interval
         self.clock = clock
         self.logger = logger
+        let allCounts = CountsOfThreads()
+        self.allCounts = allCounts
+        threadCounts = PerThread { allCounts.added() }
     }
 
     /// Counts what one answer to a short link counted (``LinkAnswer/events``), here and in the metrics.
@@ -61,9 +74,9 @@ final class LinkEventRecorder: Service, Sendable {
     /// One clock reading and one lock for all of an answer's events (a click and what it led to).
     private func count(_ events: [LinkEvent], suffix: String, platform: Platform, day: Int? = nil) {
         let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
-        pending.withLock { pending in
+        threadCounts.current.counts.withLock { counts in
             // One access to the entry, so one hash of the key, for all the events.
-            Self.add(events, to: &pending[Key(suffix: suffix, day: day, platform: platform), default: Self.noEvents])
+            Self.add(events, to: &counts[Key(suffix: suffix, day: day, platform: platform), default: Self.noEvents])
         }
         activity.markIfWaiting()
     }
@@ -94,15 +107,12 @@ final class LinkEventRecorder: Service, Sendable {
             await flush()
         }
         await flush()
-        let lost = pending.withLock { $0.values.joined().reduce(0, &+) }
+        let lost = takeAll().values.joined().reduce(0, &+)
         if lost > 0 { logger.error("link events not recorded at shutdown", metadata: ["events": .stringConvertible(lost)]) }
     }
 
     private func storePending() async {
-        let taken = pending.withLock { pending in
-            defer { pending = [:] }
-            return pending
-        }
+        let taken = takeAll()
         guard !taken.isEmpty else { return }
         let tallies = taken.flatMap { key, counts in
             LinkEvent.allCases.compactMap { event in
@@ -117,7 +127,51 @@ final class LinkEventRecorder: Service, Sendable {
             logger.warning(
                 "link events not recorded yet; kept for the next attempt",
                 metadata: ["events": .stringConvertible(tallies.count), "error": .string("\(error)")])
-            pending.withLock { pending in pending.merge(taken) { zip($0, $1).map(&+) } }
+            carried.withLock { Self.merge(taken, into: &$0) }
         }
+    }
+
+    /// Everything counted and not yet stored, taken: the carried counts and each thread's.
+    private func takeAll() -> Counts {
+        var taken = carried.withLock { carried in
+            defer { carried = [:] }
+            return carried
+        }
+        for thread in allCounts.threads {
+            let counts = thread.counts.withLock { counts in
+                defer { counts = [:] }
+                return counts
+            }
+            Self.merge(counts, into: &taken)
+        }
+        return taken
+    }
+
+    private static func merge(_ counts: Counts, into total: inout Counts) {
+        if total.isEmpty {
+            total = counts
+            return
+        }
+        total.merge(counts) { zip($0, $1).map(&+) }
+    }
+}
+
+/// One thread's counts, behind its own lock.
+private final class ThreadCounts: Sendable {
+    let counts = Mutex<LinkEventRecorder.Counts>([:])
+}
+
+/// The recorder's ``ThreadCounts``, one for each thread that ever counted (the event loops' and
+/// the router's pool: a fixed few), kept for the flush to take from.
+private final class CountsOfThreads: Sendable {
+    private let all = Mutex<[ThreadCounts]>([])
+
+    var threads: [ThreadCounts] { all.withLock { $0 } }
+
+    /// A new thread's counts, already listed.
+    func added() -> ThreadCounts {
+        let counts = ThreadCounts()
+        all.withLock { $0.append(counts) }
+        return counts
     }
 }

@@ -11,6 +11,8 @@ package final class CachedLinkStore: LinkStore {
     /// Bounds memory; the cache starts over when it is full.
     package let capacity: Int
     private let records = Mutex<(links: [String: ShortLinkRecord], forgotten: UInt64, isPaused: Bool)>(([:], 0, false))
+    /// `records.forgotten`, readable without the lock (``generation``).
+    private let currentGeneration = Atomic<UInt64>(0)
 
     package init(base: any LinkStore, capacity: Int = 10_000) {
         self.base = base
@@ -20,6 +22,14 @@ package final class CachedLinkStore: LinkStore {
     /// The link, if this replica has resolved it before: no I/O, so the event loop can ask.
     package func cached(suffix: String) -> ShortLinkRecord? {
         records.withLock { $0.links[suffix] }
+    }
+
+    /// How many times links were forgotten: a copy of a cached link made at one generation is
+    /// still the link while the generation is the same. Read before the copy is made, it lets a
+    /// thread keep what it decided from a link and use it without this store's lock, which the
+    /// event loops' threads would otherwise share on every click.
+    package var generation: UInt64 {
+        currentGeneration.load(ordering: .acquiring)
     }
 
     package func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
@@ -40,6 +50,7 @@ package final class CachedLinkStore: LinkStore {
         records.withLock { records in
             for suffix in suffixes { records.links[suffix] = nil }
             records.forgotten &+= 1
+            currentGeneration.store(records.forgotten, ordering: .releasing)
         }
     }
 
@@ -48,6 +59,7 @@ package final class CachedLinkStore: LinkStore {
         records.withLock { records in
             records.links.removeAll()
             records.forgotten &+= 1
+            currentGeneration.store(records.forgotten, ordering: .releasing)
             records.isPaused = true
         }
     }

@@ -1,4 +1,6 @@
 import Logging
+import NIOCore
+import NIOPosix
 import Prometheus
 import ServiceLifecycle
 import Synchronization
@@ -134,6 +136,36 @@ struct LinkEventRecorderTests {
             }
             await recorder.flush()
             #expect(try await base.eventCounts(suffix: "d", fromDay: Self.day) == [LinkEventCount(platform: .iOS, event: .click, count: 2000)])
+        }
+    }
+
+    @Test("each event loop counts apart; a flush takes every thread's counts, a failed one keeps them all for the next")
+    func threadsApart() async throws {
+        try await StoreKind.sqlite.withStore { (base) async throws in
+            let store = FlakyLinkStore(base: base)
+            let recorder = LinkEventRecorder(store: store, logger: Logger(label: "test"))
+            let loops = MultiThreadedEventLoopGroup(numberOfThreads: 3)
+            // count COUNT clicks on every loop's thread, each loop a platform of its own
+            func clicks(_ count: Int) async throws {
+                for (loop, platform) in zip(loops.makeIterator(), [Platform.iOS, .android, .desktop]) {
+                    try await loop.submit {
+                        for _ in 0..<count { recorder.count(.click, suffix: "t", platform: platform, day: Self.day) }
+                    }.get()
+                }
+            }
+            try await clicks(4)
+            store.down.withLock { $0 = true }
+            await recorder.flush()
+            store.down.withLock { $0 = false }
+            try await clicks(1)
+            await recorder.flush()
+            try await loops.shutdownGracefully()
+            #expect(
+                try await base.eventCounts(suffix: "t", fromDay: Self.day) == [
+                    LinkEventCount(platform: .android, event: .click, count: 5), LinkEventCount(platform: .desktop, event: .click, count: 5),
+                    LinkEventCount(platform: .iOS, event: .click, count: 5),
+                ])
+            #expect(store.batches.withLock { $0.map(\.count) } == [3])
         }
     }
 
