@@ -27,17 +27,24 @@ public struct LinkMetrics: Sendable {
 
     /// Counts one short-link event: `linkdomain_link_events_total{platform="iOS",event="CLICK"}`.
     func count(_ event: LinkEvent, platform: Platform) {
-        let key = LinkEventKey(event: event, platform: platform)
+        count(CollectionOfOne(event), platform: platform)
+    }
+
+    /// Counts an answer's events (a click and what it led to), finding the thread's table once.
+    func count(_ events: some Sequence<LinkEvent>, platform: Platform) {
         let known = threadEventCounters.current
-        if let counter = known.counters[key] {
+        for event in events {
+            let slot = KnownEventCounters.slot(event, platform)
+            if let counter = known.counters[slot] {
+                counter.increment()
+                continue
+            }
+            let counter = eventCounters.metric(for: LinkEventKey(event: event, platform: platform)) { key in
+                registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", key.platform.rawValue), ("event", key.event.rawValue)])
+            }
+            known.counters[slot] = counter
             counter.increment()
-            return
         }
-        let counter = eventCounters.metric(for: key) { key in
-            registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", key.platform.rawValue), ("event", key.event.rawValue)])
-        }
-        known.counters[key] = counter
-        counter.increment()
     }
 
     /// Latency buckets from a millisecond to ten seconds.

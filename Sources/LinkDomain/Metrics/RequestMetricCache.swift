@@ -63,9 +63,17 @@ struct BackendCallMetrics: Sendable {
     }
 }
 
-/// The short-link event counters a thread has found (a bounded set: events times platforms).
+/// The short-link event counters a thread has found, in a table indexed by the event's and the
+/// platform's case numbers: a click's counter is found without a lock or a hash.
 final class KnownEventCounters {
-    var counters: [LinkEventKey: Counter] = [:]
+    /// `allCases` makes its array on every call.
+    private static let platforms = Platform.allCases.count
+    var counters = [Counter?](repeating: nil, count: LinkEvent.allCases.count * platforms)
+
+    /// Within the table: each case number is below its enum's count (LinkEventRecorderTests).
+    static func slot(_ event: LinkEvent, _ platform: Platform) -> Int {
+        event.caseNumber * platforms + platform.caseNumber
+    }
 }
 
 /// Only ever used on the thread that made it (``PerThread/current``).

@@ -62,7 +62,7 @@ final class LinkEventRecorder: Service, Sendable {
     /// Counts what one answer to a short link counted (``LinkAnswer/events``), here and in the metrics.
     func record(_ events: [LinkEvent], suffix: String, platform: Platform) {
         guard !events.isEmpty else { return }
-        for event in events { metrics.count(event, platform: platform) }
+        metrics.count(events, platform: platform)
         count(events, suffix: suffix, platform: platform)
     }
 

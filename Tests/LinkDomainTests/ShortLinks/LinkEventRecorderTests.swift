@@ -118,6 +118,9 @@ struct LinkEventRecorderTests {
         for platform in Platform.allCases { #expect(platform.hashValue == platform.caseNumber.hashValue) }
         for event in LinkEvent.allCases { #expect(event.hashValue == event.caseNumber.hashValue) }
         #expect(Visitor(platform: .iOS, inAppBrowser: .gmail) != Visitor(platform: .iOS, inAppBrowser: .outlook))
+        // The metrics' per-thread table of event counters: one slot for each event and platform.
+        let slots = LinkEvent.allCases.flatMap { event in Platform.allCases.map { KnownEventCounters.slot(event, $0) } }
+        #expect(Set(slots).count == slots.count && slots.allSatisfy { $0 >= 0 && $0 < KnownEventCounters().counters.count })
     }
 
     @Test("concurrent counting and flushing store every event exactly once")
