@@ -25,13 +25,9 @@ public struct LinkMetrics: Sendable {
             namespace: "linkdomain", metricName: "link_events", unitName: "total", helpText: "Short-link resolutions and where they sent visitors.")
     }
 
-    /// Counts one short-link event: `linkdomain_link_events_total{platform="iOS",event="CLICK"}`.
-    func count(_ event: LinkEvent, platform: Platform) {
-        count(CollectionOfOne(event), platform: platform)
-    }
-
-    /// Counts an answer's events (a click and what it led to), finding the thread's table once.
-    func count(_ events: some Sequence<LinkEvent>, platform: Platform) {
+    /// Counts an answer's short-link events (a click and what it led to), each as
+    /// `linkdomain_link_events_total{platform="iOS",event="CLICK"}`, finding the thread's table once.
+    func count(_ events: [LinkEvent], platform: Platform) {
         let known = threadEventCounters.current
         for event in events {
             let slot = KnownEventCounters.slot(event, platform)

@@ -148,7 +148,7 @@ struct LinkEventRecorderTests {
             let store = FlakyLinkStore(base: base)
             let recorder = LinkEventRecorder(store: store, logger: Logger(label: "test"))
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: 3)
-            // count COUNT clicks on every loop's thread, each loop a platform of its own
+            // `count` clicks on each loop's thread, each loop counting a platform of its own.
             func clicks(_ count: Int) async throws {
                 for (loop, platform) in zip(loops.makeIterator(), [Platform.iOS, .android, .desktop]) {
                     try await loop.submit {
