@@ -140,11 +140,11 @@ struct ImmediateResponder: Sendable {
         case .shortLink:
             let suffix = String(path.dropFirst())
             let visitor = visitor(headers)
-            // Read before the link: a redirect kept from it is stale once a link is forgotten after.
-            let generation = shortLinks.generation
             // With a query of its own (`?d=1`), the request asks for more than the link's redirect.
             var keep: (key: ShortLinkRedirects.Key, generation: UInt64)?
             if query == nil {
+                // Read before the link: a redirect kept from it is stale once a link is forgotten after.
+                let generation = shortLinks.generation
                 let key = ShortLinkRedirects.Key(suffix: suffix, visitor: visitor, method: method)
                 if let known = shortLinkRedirects.current.redirect(key, generation: generation) {
                     linkEvents.record(known.events, suffix: suffix, platform: visitor.platform)

@@ -12,8 +12,8 @@ public struct LinkMetrics: Sendable {
     /// validates the metric's name under its lock, which showed in the request profile.
     private let requestMetrics = MetricCache<RequestMetricKey, RequestMetrics>()
     private let lastRequestMetrics = PerThread { LastRequestMetrics() }
-    private let eventCounters = MetricCache<LinkEventKey, Counter>()
-    /// The counters each thread has found, so that a click takes no shared lock to find its own.
+    /// The event counters each thread has found, so that a click takes no shared lock to find its
+    /// own; a thread's first of each asks the registry, which makes it once for all threads.
     private let threadEventCounters = PerThread { KnownEventCounters() }
     private let backendMetrics = MetricCache<BackendCallKey, BackendCallMetrics>()
     private let spentCodes = SharedCounts()
@@ -35,9 +35,8 @@ public struct LinkMetrics: Sendable {
                 counter.increment()
                 continue
             }
-            let counter = eventCounters.metric(for: LinkEventKey(event: event, platform: platform)) { key in
-                registry.makeCounter(descriptor: Self.linkEvents, labels: [("platform", key.platform.rawValue), ("event", key.event.rawValue)])
-            }
+            let counter = registry.makeCounter(
+                descriptor: Self.linkEvents, labels: [("platform", platform.rawValue), ("event", event.rawValue)])
             known.counters[slot] = counter
             counter.increment()
         }

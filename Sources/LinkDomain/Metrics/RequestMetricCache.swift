@@ -78,9 +78,3 @@ final class KnownEventCounters {
 
 /// Only ever used on the thread that made it (``PerThread/current``).
 extension KnownEventCounters: @unchecked Sendable {}
-
-/// A short-link event counter's labels.
-struct LinkEventKey: Hashable, Sendable {
-    let event: LinkEvent
-    let platform: Platform
-}

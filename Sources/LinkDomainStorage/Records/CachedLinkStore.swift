@@ -10,9 +10,9 @@ package final class CachedLinkStore: LinkStore {
     package let base: any LinkStore
     /// Bounds memory; the cache starts over when it is full.
     package let capacity: Int
-    private let records = Mutex<(links: [String: ShortLinkRecord], forgotten: UInt64, isPaused: Bool)>(([:], 0, false))
-    /// `records.forgotten`, readable without the lock (``generation``).
-    private let currentGeneration = Atomic<UInt64>(0)
+    private let records = Mutex<(links: [String: ShortLinkRecord], isPaused: Bool)>(([:], false))
+    /// ``generation``: changed only under `records`' lock, read with or without it.
+    private let forgottenCount = Atomic<UInt64>(0)
 
     package init(base: any LinkStore, capacity: Int = 10_000) {
         self.base = base
@@ -29,16 +29,16 @@ package final class CachedLinkStore: LinkStore {
     /// thread keep what it decided from a link and use it without this store's lock, which the
     /// event loops' threads would otherwise share on every click.
     package var generation: UInt64 {
-        currentGeneration.load(ordering: .acquiring)
+        forgottenCount.load(ordering: .acquiring)
     }
 
     package func shortLink(suffix: String) async throws(StoreError) -> ShortLinkRecord? {
         if let cached = cached(suffix: suffix) { return cached }
-        let forgotten = records.withLock { $0.forgotten }
+        let forgotten = generation
         guard let record = try await base.shortLink(suffix: suffix) else { return nil }
         records.withLock { records in
             // A link forgotten while it was read may have been read as it was before: keep nothing.
-            guard records.forgotten == forgotten, !records.isPaused else { return }
+            guard generation == forgotten, !records.isPaused else { return }
             if records.links.count >= capacity { records.links.removeAll(keepingCapacity: true) }
             records.links[suffix] = record
         }
@@ -49,8 +49,7 @@ package final class CachedLinkStore: LinkStore {
     package func forget(_ suffixes: some Sequence<String>) {
         records.withLock { records in
             for suffix in suffixes { records.links[suffix] = nil }
-            records.forgotten &+= 1
-            currentGeneration.store(records.forgotten, ordering: .releasing)
+            forgottenCount.wrappingAdd(1, ordering: .releasing)
         }
     }
 
@@ -58,8 +57,7 @@ package final class CachedLinkStore: LinkStore {
     package func pause() {
         records.withLock { records in
             records.links.removeAll()
-            records.forgotten &+= 1
-            currentGeneration.store(records.forgotten, ordering: .releasing)
+            forgottenCount.wrappingAdd(1, ordering: .releasing)
             records.isPaused = true
         }
     }
