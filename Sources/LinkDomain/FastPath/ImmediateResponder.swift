@@ -89,7 +89,7 @@ struct ImmediateResponder: Sendable {
                 } ?? route.path.utf8.elementsEqual(path)
             if equal { return (route.kind, route.path) }
         }
-        guard path.first == UInt8(ascii: "/"), ShortLinkPath.suffix(ofPath: Substring(decoding: path, as: UTF8.self)) != nil else { return nil }
+        guard ShortLinkPath.namesSuffix(path) else { return nil }
         return (.shortLink, RoutePaths.catchAll)
     }
 

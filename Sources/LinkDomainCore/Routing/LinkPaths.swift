@@ -4,13 +4,21 @@
 package enum ShortLinkPath {
     /// The suffix `path` names, if it may name one.
     package static func suffix(ofPath path: Substring) -> Substring? {
-        guard path.utf8.first == UInt8(ascii: "/") else { return nil }
-        let suffix = path.dropFirst()
-        guard SuffixGenerator.isPlausible(suffix),
-            !RoutePaths.reservedSingleSegments.contains(where: { $0.utf8.count == path.utf8.count && $0.utf8.elementsEqual(path.utf8) })
-        else { return nil }
-        return suffix
+        var path = path
+        return path.withUTF8 { namesSuffix(UnsafeRawBufferPointer($0)) } ? path.dropFirst() : nil
     }
+
+    /// Whether the path's bytes name a suffix: the event loop asks for every one-segment path it
+    /// is sent, before any string is made of it.
+    package static func namesSuffix(_ path: UnsafeRawBufferPointer) -> Bool {
+        guard path.first == UInt8(ascii: "/"), SuffixGenerator.isPlausible(UnsafeRawBufferPointer(rebasing: path.dropFirst())) else {
+            return false
+        }
+        return !reserved.contains { $0.count == path.count && $0.elementsEqual(path) }
+    }
+
+    /// ``RoutePaths/reservedSingleSegments``' bytes, compared without making a string of the path.
+    private static let reserved = RoutePaths.reservedSingleSegments.map { Array($0.utf8) }
 }
 
 /// Which requests off the email-link paths may carry a Dynamic Links long link (`/?link=...`,

@@ -52,9 +52,15 @@ public enum SuffixGenerator {
 
     /// Whether `suffix` could be a suffix at all (so other paths are never looked up).
     package static func isPlausible(_ suffix: Substring) -> Bool {
-        // Byte ranges, not a search of the alphabet: every request for a one-segment path asks.
-        (1...64).contains(suffix.utf8.count)
-            && suffix.utf8.allSatisfy {
+        var suffix = suffix
+        return suffix.withUTF8 { isPlausible(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `suffix`'s bytes could be a suffix. Byte ranges, not a search of the alphabet:
+    /// every request for a one-segment path asks.
+    package static func isPlausible(_ suffix: UnsafeRawBufferPointer) -> Bool {
+        (1...64).contains(suffix.count)
+            && suffix.allSatisfy {
                 (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
                     || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
             }

@@ -27,6 +27,20 @@ struct KnownVisitorsTests {
         #expect(known.visitor(userAgent: Self.reduced, platformHint: "\"Windows\"").platform == .desktop)
     }
 
+    @Test("the last visitor answers only the same user agent and hint in a row")
+    func lastInARow() {
+        let known = KnownVisitors()
+        let iPhone = PlatformClassifierTests.cases[0].0
+        let asked: [(String?, String?, Platform)] = [
+            (Self.reduced, "\"Android\"", .android), (Self.reduced, "\"Android\"", .android), (Self.reduced, "\"Windows\"", .desktop),
+            (Self.reduced, "\"Windows\"", .desktop), (Self.reduced, "\"Android\"", .android), (iPhone, nil, .iOS), (iPhone, nil, .iOS),
+            (nil, nil, .bot), (nil, nil, .bot), (iPhone, "", .iOS), (iPhone, nil, .iOS),
+        ]
+        for (agent, hint, platform) in asked {
+            #expect(known.visitor(userAgent: agent, platformHint: hint).platform == platform, "\(agent ?? "-") \(hint ?? "-")")
+        }
+    }
+
     @Test("a thread keeps a bounded number, and no user agent longer than any browser's")
     func bounded() {
         let known = KnownVisitors()

@@ -183,6 +183,25 @@ struct ShortLinksTests {
         #expect(Set((0..<1000).map { _ in SuffixGenerator.unguessable() }).count == 1000)
     }
 
+    @Test("a path names a suffix only as one segment of the suffix alphabet, never a path the service keeps")
+    func suffixPaths() {
+        let longest = String(repeating: "a", count: 64)
+        for (path, suffix) in [
+            ("/Dyn1", "Dyn1"), ("/a-b_C9", "a-b_C9"), ("/\(longest)", longest), ("/healthzz", "healthzz"), ("/metric", "metric"),
+        ] {
+            #expect(ShortLinkPath.suffix(ofPath: Substring(path)).map(String.init) == suffix, "\(path)")
+        }
+        for path in [
+            "", "/", "Dyn1", "//Dyn1", "/a/b", "/a.b", "/caf\u{E9}", "/a%20b", "/\(longest)a", "/healthz", "/readyz", "/metrics",
+            "/favicon.ico", "/apple-app-site-association",
+        ] {
+            #expect(ShortLinkPath.suffix(ofPath: Substring(path)) == nil, "\(path)")
+        }
+        // The event loop asks the bytes of a path inside a longer buffer.
+        let inRequest = Substring("GET /Dyn1 HTTP/1.1").dropFirst(4).prefix(5)
+        #expect(ShortLinkPath.suffix(ofPath: inRequest) == "Dyn1")
+    }
+
     @Test("the preview page appears on phones unless efr=1; ?d=1 shows the link's debug page")
     func previewAndDebug() async throws {
         try await Self.harness().run { client in
