@@ -74,10 +74,9 @@ package struct RawRequestHead: Equatable {
                 continue
             }
             if line.isEmpty { break }
-            guard let (name, value) = field(bytes, line) else { return .unsure }
+            guard let (name, value, isASCII) = field(bytes, line) else { return .unsure }
             head.headerBytes += name.count + value.count + 4
             let fieldName = FieldName(bytes, name)
-            let isASCII = fieldName == .other || !hasNonASCII(bytes, value)
             switch fieldName {
             case .transferEncoding, .upgrade:
                 // A body of unknown length, or a switch of protocol after this request: the decoder's.
@@ -131,13 +130,14 @@ package struct RawRequestHead: Equatable {
         // A path (origin form; the other forms are the decoder's), in visible ASCII only: no spaces,
         // controls or raw non-ASCII bytes.
         guard bytes[firstSpace + 1] == UInt8(ascii: "/") else { return nil }
-        for index in (firstSpace + 1)..<targetEnd where bytes[index] <= 0x20 || bytes[index] >= 0x7F { return nil }
+        let target = (firstSpace + 1)..<targetEnd
+        for index in visibleRun(bytes, target, lowest: 0x21)..<targetEnd where bytes[index] <= 0x20 || bytes[index] >= 0x7F { return nil }
         // GET only: every other method (NIO's decoder knows a fixed list, and refuses the rest) is
         // the decoder's from here on.
         let start = line.lowerBound
         guard firstSpace - start == 3, bytes[start] == UInt8(ascii: "G"), bytes[start + 1] == UInt8(ascii: "E"), bytes[start + 2] == UInt8(ascii: "T")
         else { return nil }
-        return (firstSpace + 1)..<targetEnd
+        return target
     }
 
     private static func isVersion11(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
@@ -149,8 +149,8 @@ package struct RawRequestHead: Equatable {
         return true
     }
 
-    /// `name: value`, the value without its leading spaces and tabs.
-    private static func field(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Range<Int>, Range<Int>)? {
+    /// `name: value`, the value without its leading spaces and tabs, and whether the value is ASCII.
+    private static func field(_ bytes: UnsafeRawBufferPointer, _ line: Range<Int>) -> (Range<Int>, Range<Int>, isASCII: Bool)? {
         var colon = line.lowerBound
         while colon < line.upperBound, bytes[colon] != UInt8(ascii: ":") {
             guard isToken(bytes[colon]) else { return nil }
@@ -162,14 +162,13 @@ package struct RawRequestHead: Equatable {
         let end = line.upperBound
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         // Field content: visible bytes, spaces and tabs; no other control byte (NUL, CR, DEL).
-        for index in start..<end where (bytes[index] < 0x20 && bytes[index] != 0x09) || bytes[index] == 0x7F { return nil }
-        return (line.lowerBound..<colon, start..<end)
-    }
-
-    /// Whether the value has a byte outside ASCII.
-    private static func hasNonASCII(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>) -> Bool {
-        for index in value where bytes[index] >= 0x80 { return true }
-        return false
+        var isASCII = true
+        for index in visibleRun(bytes, start..<end, lowest: 0x20)..<end {
+            let byte = bytes[index]
+            if (byte < 0x20 && byte != 0x09) || byte == 0x7F { return nil }
+            if byte >= 0x80 { isASCII = false }
+        }
+        return (line.lowerBound..<colon, start..<end, isASCII)
     }
 
     private static func set(_ field: inout Range<Int>?, _ value: Range<Int>) -> Bool {

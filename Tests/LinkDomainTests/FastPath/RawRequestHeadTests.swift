@@ -97,6 +97,75 @@ struct RawRequestHeadTests {
         #expect(head.closesConnection == closes)
     }
 
+    @Test("eight bytes at a time find what a byte at a time finds, whatever the neighbouring bytes")
+    func wordTests() {
+        typealias Word = RawRequestHead.Word
+        let fills: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x61, 0x7E, 0x7F, 0x80, 0xFF]
+        var mismatches = 0
+        // Every pair of neighbouring bytes, where a borrow could carry from one into the other.
+        for first in 0...255 {
+            for second in 0...255 {
+                var bytes = (0..<8).map { fills[($0 &* 7 &+ first &+ second) % fills.count] }
+                bytes[3] = UInt8(first)
+                bytes[4] = UInt8(second)
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                for limit: UInt8 in [0x01, 0x20, 0x21, 0x80] where Word.hasByte(below: limit, in: word) != bytes.contains(where: { $0 < limit }) {
+                    mismatches += 1
+                }
+                if Word.hasByte(0x7F, in: word) != bytes.contains(0x7F) { mismatches += 1 }
+                if Word.hasHighBit(word) != bytes.contains(where: { $0 >= 0x80 }) { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test("the visible run ends no later than the first byte a byte at a time would look at")
+    func visibleRuns() {
+        var random = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array(0x20...0x7E) + [0x00, 0x09, 0x0D, 0x7F, 0x80, 0xC3, 0xFF]
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                Bool.random(using: &random) ? UInt8(ascii: "a") : alphabet.randomElement(using: &random)!
+            }
+            let lower = Int.random(in: 0...bytes.count, using: &random)
+            let range = lower..<Int.random(in: lower...bytes.count, using: &random)
+            for lowest: UInt8 in [0x20, 0x21] {
+                let run = bytes.withUnsafeBytes { RawRequestHead.visibleRun($0, range, lowest: lowest) }
+                let firstOutside = range.first { bytes[$0] < lowest || bytes[$0] >= 0x7F } ?? range.upperBound
+                #expect(run >= range.lowerBound && run <= firstOutside && firstOutside - run < 8, "\(bytes) \(range) \(lowest)")
+            }
+        }
+    }
+
+    @Test("a target or a value is refused for a bad byte wherever it falls, and kept ASCII or not by its bytes")
+    func badBytesAnywhere() throws {
+        let agent = "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0"
+        let path = "/__/auth/links?link=https%3A%2F%2Fexample.com%2F__%2Fauth%2Faction%3Fmode%3DsignIn"
+        for index in 0..<agent.utf8.count {
+            for (bad, outcome) in [("\u{0}", "unsure"), ("\u{7F}", "unsure"), ("\t", "answerable"), ("é", "passed on")] {
+                var bytes = Array(agent.utf8)
+                bytes.replaceSubrange(index..<(index + 1), with: Array(bad.utf8))
+                let request = Array("GET / HTTP/1.1\r\nUser-Agent: ".utf8) + bytes + Array("\r\n\r\n".utf8)
+                let read = request.withUnsafeBytes(RawRequestHead.read)
+                switch (read, outcome) {
+                case (.unsure, "unsure"): break
+                case (.head(let head), "answerable") where head.isAnswerable: break
+                case (.head(let head), "passed on") where !head.isAnswerable: break
+                default: Issue.record("\(bad.debugDescription) at \(index): \(read)")
+                }
+            }
+        }
+        for index in 1..<path.utf8.count {
+            for bad in [" ", "\u{1}", "\u{7F}", "é"] {
+                var bytes = Array(path.utf8)
+                bytes.replaceSubrange(index..<(index + 1), with: Array(bad.utf8))
+                let request = Array("GET ".utf8) + bytes + Array(" HTTP/1.1\r\n\r\n".utf8)
+                #expect(request.withUnsafeBytes(RawRequestHead.read) == .unsure, "\(bad.debugDescription) at \(index)")
+            }
+        }
+        #expect(Self.head("GET \(path) HTTP/1.1\r\nUser-Agent: \(agent)\r\n\r\n")?.isAnswerable == true)
+    }
+
     @Test("fields the answer does not read may repeat or carry any visible byte")
     func otherFields() throws {
         let head = try #require(Self.head("GET / HTTP/1.1\r\nAccept: a\r\nAccept: b\r\nX-Name: Müller\r\nX-Empty:\r\n\r\n"))
