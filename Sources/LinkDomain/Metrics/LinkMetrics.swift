@@ -8,10 +8,8 @@ import Synchronization
 /// to the process, so several applications (tests, replicas in one process) never share counts.
 public struct LinkMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
-    /// Each request's counter and histogram, kept once made: the registry's own lookup builds and
-    /// validates the metric's name under its lock, which showed in the request profile.
-    private let requestMetrics = MetricCache<RequestMetricKey, RequestMetrics>()
-    private let lastRequestMetrics = PerThread { LastRequestMetrics() }
+    /// Each request's count and latency, in the answering thread's own table.
+    private let requests = RequestTallies(buckets: LinkMetrics.latencyBuckets)
     /// The event counters each thread has found, so that a click takes no shared lock to find its
     /// own; a thread's first of each asks the registry, which makes it once for all threads.
     private let threadEventCounters = PerThread { KnownEventCounters() }
@@ -51,35 +49,14 @@ public struct LinkMetrics: Sendable {
 
     /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
     func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
-        let key = RequestMetricKey(route: route, method: method, status: status)
-        let last = lastRequestMetrics.current
-        let metrics: RequestMetrics
-        if last.key == key, let found = last.metrics {
-            metrics = found
-        } else {
-            metrics = cachedRequestMetrics(key)
-            last.key = key
-            last.metrics = metrics
-        }
-        metrics.requests.increment()
-        metrics.duration.record(duration)
+        requests.record(RequestMetricKey(route: route, method: method, status: status), duration: duration)
     }
 
-    private func cachedRequestMetrics(_ key: RequestMetricKey) -> RequestMetrics {
-        requestMetrics.metric(for: key) { key in
-            RequestMetrics(
-                requests: registry.makeCounter(
-                    descriptor: MetricNameDescriptor(
-                        namespace: "linkdomain", subsystem: "http", metricName: "requests", unitName: "total",
-                        helpText: "HTTP requests by route, method and status."),
-                    labels: [("route", key.route), ("method", key.method.rawValue), ("status", String(key.status))]),
-                duration: registry.makeDurationHistogram(
-                    descriptor: MetricNameDescriptor(
-                        namespace: "linkdomain", subsystem: "http", metricName: "request_duration", unitName: "seconds",
-                        helpText: "Time to answer, by route."),
-                    labels: [("route", key.route)], buckets: Self.latencyBuckets)
-            )
-        }
+    /// Every metric in Prometheus's text format: the registry's, then the requests'.
+    func exposition() -> [UInt8] {
+        var buffer = registry.emitToBuffer()
+        requests.expose(into: &buffer)
+        return buffer
     }
 
     /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,

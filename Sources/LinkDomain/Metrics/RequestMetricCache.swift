@@ -23,22 +23,6 @@ final class MetricCache<Key: Hashable & Sendable, Metric: Sendable>: Sendable {
     }
 }
 
-/// One route's requests and their latency.
-struct RequestMetrics: Sendable {
-    let requests: Counter
-    let duration: DurationHistogram
-}
-
-/// A thread's last request metric found: the requests a thread answers in a row are mostly of one
-/// route, and comparing their labels costs less than hashing them and taking the cache's lock.
-final class LastRequestMetrics {
-    var key: RequestMetricKey?
-    var metrics: RequestMetrics?
-}
-
-/// Only ever used on the thread that made it (``PerThread/current``).
-extension LastRequestMetrics: @unchecked Sendable {}
-
 /// Counts by action mode behind a lock, shared by the copies of ``LinkMetrics``.
 final class SharedCounts: Sendable {
     private let counts = Mutex<[ActionMode: Int]>([:])

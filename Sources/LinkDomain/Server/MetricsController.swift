@@ -19,7 +19,7 @@ struct MetricsController<Context: RequestContext>: Sendable {
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
         }
         return routes
     }

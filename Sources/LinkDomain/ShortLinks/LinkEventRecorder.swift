@@ -33,9 +33,8 @@ final class LinkEventRecorder: Service, Sendable {
     let clock: any WallClock
     /// The same events as counters at `/metrics`.
     let metrics: LinkMetrics
-    /// Every thread's counts since the last flush; a thread's own are ``threadCounts``.
-    private let allCounts: CountsOfThreads
-    private let threadCounts: PerThread<ThreadCounts>
+    /// Every thread's counts since the last flush.
+    private let threadCounts = ThreadTables<Counts> { [:] }
     /// Counts a failed write could not store, for the next flush.
     private let carried = Mutex<Counts>([:])
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
@@ -54,9 +53,6 @@ final class LinkEventRecorder: Service, Sendable {
         self.interval = interval
         self.clock = clock
         self.logger = logger
-        let allCounts = CountsOfThreads()
-        self.allCounts = allCounts
-        threadCounts = PerThread { allCounts.added() }
     }
 
     /// Counts what one answer to a short link counted (``LinkAnswer/events``), here and in the metrics.
@@ -74,7 +70,7 @@ final class LinkEventRecorder: Service, Sendable {
     /// One clock reading and one lock for all of an answer's events (a click and what it led to).
     private func count(_ events: [LinkEvent], suffix: String, platform: Platform, day: Int? = nil) {
         let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
-        threadCounts.current.counts.withLock { counts in
+        threadCounts.current.table.withLock { counts in
             // One access to the entry, so one hash of the key, for all the events.
             Self.add(events, to: &counts[Key(suffix: suffix, day: day, platform: platform), default: Self.noEvents])
         }
@@ -137,8 +133,8 @@ final class LinkEventRecorder: Service, Sendable {
             defer { carried = [:] }
             return carried
         }
-        for thread in allCounts.threads {
-            let counts = thread.counts.withLock { counts in
+        for thread in threadCounts.all {
+            let counts = thread.table.withLock { counts in
                 defer { counts = [:] }
                 return counts
             }
@@ -153,25 +149,5 @@ final class LinkEventRecorder: Service, Sendable {
             return
         }
         total.merge(counts) { zip($0, $1).map(&+) }
-    }
-}
-
-/// One thread's counts, behind its own lock.
-private final class ThreadCounts: Sendable {
-    let counts = Mutex<LinkEventRecorder.Counts>([:])
-}
-
-/// The recorder's ``ThreadCounts``, one for each thread that ever counted (the event loops' and
-/// the router's pool: a fixed few), kept for the flush to take from.
-private final class CountsOfThreads: Sendable {
-    private let all = Mutex<[ThreadCounts]>([])
-
-    var threads: [ThreadCounts] { all.withLock { $0 } }
-
-    /// A new thread's counts, already listed.
-    func added() -> ThreadCounts {
-        let counts = ThreadCounts()
-        all.withLock { $0.append(counts) }
-        return counts
     }
 }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 @testable import LinkDomainStorage
 import Logging
 import NIOCore
+import NIOPosix
 import Prometheus
 import Synchronization
 import Testing
@@ -76,14 +77,50 @@ struct ObservabilityTests {
             ("/a", .get, 200), ("/a", .get, 200), ("/b", .get, 200), ("/a", .head, 200), ("/a", .get, 304), ("/a", .get, 200),
         ]
         for (route, method, status) in sequence { metrics.request(route: route, method: method, status: status, duration: .milliseconds(1)) }
-        var buffer: [UInt8] = []
-        metrics.registry.emit(into: &buffer)
-        let text = String(decoding: buffer, as: UTF8.self)
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
         for (labels, count) in [
             (#"route="/a",method="GET",status="200""#, 3), (#"route="/b",method="GET",status="200""#, 1),
             (#"route="/a",method="HEAD",status="200""#, 1), (#"route="/a",method="GET",status="304""#, 1),
         ] {
             #expect(text.contains("linkdomain_http_requests_total{\(labels)} \(count)\n"), "\(labels)")
         }
+    }
+
+    @Test("requests timed on several threads are summed: cumulative buckets up to the count, the sum, one family each")
+    func requestsOnThreads() async throws {
+        let metrics = LinkMetrics()
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 3)
+        // Each thread: 1 ms, 30 ms, 2 s and 20 s (past the last bucket) on "/a", and a 404 on "/b".
+        for loop in loops.makeIterator() {
+            try await loop.submit {
+                for duration: Duration in [.milliseconds(1), .milliseconds(30), .seconds(2), .seconds(20)] {
+                    metrics.request(route: "/a", method: .get, status: 200, duration: duration)
+                }
+                metrics.request(route: "/b", method: .get, status: 404, duration: .microseconds(500))
+            }.get()
+        }
+        try await loops.shutdownGracefully()
+        let lines = String(decoding: metrics.exposition(), as: UTF8.self).split(separator: "\n").map(String.init)
+        let name = "linkdomain_http_request_duration_seconds"
+        #expect(lines.contains(#"linkdomain_http_requests_total{route="/a",method="GET",status="200"} 12"#))
+        #expect(lines.contains(#"linkdomain_http_requests_total{route="/b",method="GET",status="404"} 3"#))
+        for (le, count) in [("0.001", 3), ("0.025", 3), ("0.05", 6), ("1.0", 6), ("2.5", 9), ("10.0", 9), ("+Inf", 12)] {
+            #expect(lines.contains("\(name)_bucket{route=\"/a\",le=\"\(le)\"} \(count)"), "\(le)")
+        }
+        #expect(lines.contains("\(name)_sum{route=\"/a\"} 66.093"))
+        #expect(lines.contains("\(name)_count{route=\"/a\"} 12"))
+        #expect(lines.contains("\(name)_bucket{route=\"/b\",le=\"0.001\"} 3"))
+        #expect(lines.filter { $0 == "# TYPE \(name) histogram" }.count == 1)
+        #expect(lines.filter { $0 == "# TYPE linkdomain_http_requests_total counter" }.count == 1)
+        // Every bucket of a route holds at least the one before it.
+        let aBuckets = lines.filter { $0.hasPrefix("\(name)_bucket{route=\"/a\"") }.compactMap { Int($0.split(separator: " ").last ?? "") }
+        #expect(aBuckets.count == LinkMetrics.latencyBuckets.count + 1 && aBuckets == aBuckets.sorted())
+    }
+
+    @Test("a label value is escaped as the text format asks")
+    func escapedLabels() {
+        var buffer: [UInt8] = []
+        RequestTallies.appendEscaped("/a\"b\\c\nd", into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == #"/a\"b\\c\nd"#)
     }
 }
