@@ -5,8 +5,8 @@ import Synchronization
 /// Every answered request, counted by route, method and status and timed by route, in a table of
 /// the answering thread's own and summed when `/metrics` is read. swift-prometheus keeps a
 /// histogram under one lock and a counter in one atomic, which both event loops took on every
-/// request; a thread's own table is uncontended, and finding the bucket is a few integer
-/// comparisons (BENCHMARKS.md, "A request's own lock").
+/// request; a thread's own table is uncontended, and finding the bucket is a few
+/// comparisons (BENCHMARKS.md, "Fewer instructions a request, and no metric the loops share").
 ///
 /// The exposition is the one the registry wrote for the same two families:
 /// `linkdomain_http_requests_total{route,method,status}` and
