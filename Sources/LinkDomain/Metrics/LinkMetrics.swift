@@ -9,11 +9,18 @@ import Synchronization
 public struct LinkMetrics: Sendable {
     public let registry = PrometheusCollectorRegistry()
     /// Each request's count and latency, in the answering thread's own table.
-    private let requests = RequestTallies(buckets: LinkMetrics.latencyBuckets)
+    private let requests = TimedTallies<RequestMetricKey>(
+        counter: MetricFamily(name: "linkdomain_http_requests_total", help: "HTTP requests by route, method and status."),
+        histogram: MetricFamily(name: "linkdomain_http_request_duration_seconds", help: "Time to answer, by route."),
+        buckets: LinkMetrics.latencyBuckets)
+    /// Each auth backend call's count and latency, the same way.
+    private let backendCalls = TimedTallies<BackendCallKey>(
+        counter: MetricFamily(name: "linkdomain_backend_calls_total", help: "Auth backend calls by operation and outcome."),
+        histogram: MetricFamily(name: "linkdomain_backend_call_duration_seconds", help: "Auth backend call latency by operation."),
+        buckets: LinkMetrics.latencyBuckets)
     /// The event counters each thread has found, so that a click takes no shared lock to find its
     /// own; a thread's first of each asks the registry, which makes it once for all threads.
     private let threadEventCounters = PerThread { KnownEventCounters() }
-    private let backendMetrics = MetricCache<BackendCallKey, BackendCallMetrics>()
     private let spentCodes = SharedCounts()
 
     public init() {}
@@ -52,36 +59,25 @@ public struct LinkMetrics: Sendable {
         requests.record(RequestMetricKey(route: route, method: method, status: status), duration: duration)
     }
 
-    /// Every metric in Prometheus's text format: the registry's, then the requests'.
+    /// Every metric in Prometheus's text format: the registry's, then the requests' and the
+    /// backend calls'.
     func exposition() -> [UInt8] {
         var buffer = registry.emitToBuffer()
         requests.expose(into: &buffer)
+        backendCalls.expose(into: &buffer)
         return buffer
     }
 
     /// One call to the auth backend: which operation, and how it ended (`ok`, the refusal's code,
     /// `unreachable`, `timeout`, `invalid_response`).
     func backendCall(_ operation: String, outcome: String, duration: Duration) {
-        backendCallMetrics(operation, outcome: outcome).record(duration)
+        backendCalls.record(BackendCallKey(operation: operation, outcome: outcome), duration: duration)
     }
 
-    /// The counter and latency of one operation's outcome, for a caller that records the same
-    /// pair on every call and finds them once (the event loop's code checks).
+    /// The key of one operation's outcome, for a caller that records the same one on every
+    /// call and makes it once (the event loop's code checks).
     func backendCallMetrics(_ operation: String, outcome: String) -> BackendCallMetrics {
-        backendMetrics.metric(for: BackendCallKey(operation: operation, outcome: outcome)) { key in
-            BackendCallMetrics(
-                calls: registry.makeCounter(
-                    descriptor: MetricNameDescriptor(
-                        namespace: "linkdomain", subsystem: "backend", metricName: "calls", unitName: "total",
-                        helpText: "Auth backend calls by operation and outcome."),
-                    labels: [("operation", key.operation), ("outcome", key.outcome)]),
-                duration: registry.makeDurationHistogram(
-                    descriptor: MetricNameDescriptor(
-                        namespace: "linkdomain", subsystem: "backend", metricName: "call_duration", unitName: "seconds",
-                        helpText: "Auth backend call latency by operation."),
-                    labels: [("operation", key.operation)], buckets: Self.latencyBuckets)
-            )
-        }
+        BackendCallMetrics(key: BackendCallKey(operation: operation, outcome: outcome), tallies: backendCalls)
     }
 
     /// One code spent through the pages, by mode.

@@ -27,9 +27,7 @@ struct ImmediateModeFormsTests {
     static let peer = "192.0.2.7"
 
     static func checksCounted(_ metrics: LinkMetrics) -> Bool {
-        var buffer: [UInt8] = []
-        metrics.registry.emit(into: &buffer)
-        return String(decoding: buffer, as: UTF8.self).contains(#"linkdomain_backend_calls_total{operation="checkCode",outcome="ok"} 1"#)
+        String(decoding: metrics.exposition(), as: UTF8.self).contains(#"linkdomain_backend_calls_total{operation="checkCode",outcome="ok"} 1"#)
     }
 
     @Test("a live code's form, with its token, counted as the backend's check")

@@ -30,6 +30,8 @@ struct ObservabilityTests {
             #expect(metrics.contains(#"linkdomain_http_request_duration_seconds_count{route="/__/auth/action"} 2"#))
             #expect(metrics.contains(#"linkdomain_backend_calls_total{operation="checkCode",outcome="ok"} 1"#))
             #expect(metrics.contains(#"linkdomain_backend_calls_total{operation="applyCode",outcome="ok"} 1"#))
+            #expect(metrics.contains(#"linkdomain_backend_call_duration_seconds_count{operation="applyCode"} 1"#))
+            #expect(metrics.contains(#"linkdomain_backend_call_duration_seconds_bucket{operation="applyCode",le="+Inf"} 1"#))
             #expect(metrics.contains(#"linkdomain_codes_spent_total{mode="verifyEmail"} 1"#))
             for secret in [code, "metrics@example.com", "demo-api-key", "correct horse"] {
                 #expect(!metrics.contains(secret))
@@ -120,7 +122,7 @@ struct ObservabilityTests {
     @Test("a label value is escaped as the text format asks")
     func escapedLabels() {
         var buffer: [UInt8] = []
-        RequestTallies.appendEscaped("/a\"b\\c\nd", into: &buffer)
+        MetricFamily.appendEscaped("/a\"b\\c\nd", into: &buffer)
         #expect(String(decoding: buffer, as: UTF8.self) == #"/a\"b\\c\nd"#)
     }
 }

@@ -54,8 +54,6 @@ struct DatabaseHealthTests {
     }
 
     private func metricsText(_ metrics: LinkMetrics) async throws -> String {
-        var buffer: [UInt8] = []
-        metrics.registry.emit(into: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
+        String(decoding: metrics.exposition(), as: UTF8.self)
     }
 }

@@ -4,23 +4,15 @@ import LinkDomainStorage
 import Prometheus
 import Synchronization
 
-struct RequestMetricKey: Hashable, Sendable {
+/// A request's labels: its route pattern, method and status; timed by route.
+struct RequestMetricKey: TallyKey {
     let route: String
     let method: HTTPRequest.Method
     let status: Int
-}
 
-/// Metric objects made once per key and kept: the registry's own lookup builds and validates the
-/// metric's name under its lock on every call, which showed in the request profile.
-final class MetricCache<Key: Hashable & Sendable, Metric: Sendable>: Sendable {
-    private let cache = Mutex<[Key: Metric]>([:])
-
-    func metric(for key: Key, make: (Key) -> Metric) -> Metric {
-        if let metric = cache.withLock({ $0[key] }) { return metric }
-        let made = make(key)
-        cache.withLock { $0[key] = made }
-        return made
-    }
+    static let groupLabel = "route"
+    var group: String { route }
+    var labels: [(String, String)] { [("route", route), ("method", method.rawValue), ("status", String(status))] }
 }
 
 /// Counts by action mode behind a lock, shared by the copies of ``LinkMetrics``.
@@ -30,20 +22,24 @@ final class SharedCounts: Sendable {
     func withLock<T>(_ body: (inout [ActionMode: Int]) -> T) -> T { counts.withLock { body(&$0) } }
 }
 
-/// A backend call's labels: the operation and how it ended (known codes only, so the set is bounded).
-struct BackendCallKey: Hashable, Sendable {
+/// A backend call's labels: the operation and how it ended (known codes only, so the set is
+/// bounded); timed by operation.
+struct BackendCallKey: TallyKey {
     let operation: String
     let outcome: String
+
+    static let groupLabel = "operation"
+    var group: String { operation }
+    var labels: [(String, String)] { [("operation", operation), ("outcome", outcome)] }
 }
 
-/// One backend operation's outcome: its calls and their latency.
+/// One backend operation's outcome, for a caller that records it on every call.
 struct BackendCallMetrics: Sendable {
-    let calls: Counter
-    let duration: DurationHistogram
+    let key: BackendCallKey
+    let tallies: TimedTallies<BackendCallKey>
 
     func record(_ duration: Duration) {
-        calls.increment()
-        self.duration.record(duration)
+        tallies.record(key, duration: duration)
     }
 }
 
