@@ -4,6 +4,7 @@ connection and its well-formed streams go on. LinkDomain checks request header b
 (NIO's handler checks none, so that it does not check our own answers again): hyper-h2 sends the
 blocks as written, without its own checks."""
 
+import re
 import socket
 import ssl
 
@@ -13,7 +14,7 @@ import h2.events
 import h2.settings
 import pytest
 
-from test_http2 import AASA, server  # noqa: F401 (the module's TLS server)
+from test_http2 import AASA, curl, server  # noqa: F401 (the module's TLS server)
 from test_tls import pki  # noqa: F401
 
 GOOD = [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"), (":path", AASA)]
@@ -105,3 +106,22 @@ def test_well_formed_requests_pass_including_connect_and_trailers(server, pki):
         assert post_ok == "404", post_ok  # answered (no route takes a POST there), not reset
     finally:
         sock.close()
+
+
+def test_made_up_methods_are_answered_and_counted_as_other(server, pki):
+    """`:method` may be any token over HTTP/2: each is answered, and counted under one label, so a
+    client cannot add metrics without bound."""
+    sock, connection = connect(server, pki)
+    try:
+        streams = [1, 3, 5]
+        for stream, method in zip(streams, ["MADEUP1", "MADEUP2", "MADEUP3"]):
+            connection.send_headers(stream, [(":method", method), (":scheme", "https"), (":authority", "localhost"),
+                                             (":path", "/nope")], end_stream=True)
+        sock.sendall(connection.data_to_send())
+        statuses = outcomes(sock, connection, streams)
+        assert all(status.isdigit() and status.startswith("4") for status in statuses), statuses
+    finally:
+        sock.close()
+    _, metrics = curl(server, pki, "/metrics")
+    assert "MADEUP" not in metrics
+    assert re.search(r'linkdomain_http_requests_total\{route="[^"]*",method="OTHER",status="4\d\d"\} [1-9]', metrics), metrics

@@ -56,8 +56,20 @@ public struct LinkMetrics: Sendable {
 
     /// One answered request, by route pattern (never the raw path, which carries codes), method and status.
     func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
-        requests.record(RequestMetricKey(route: route, method: method, status: status), duration: duration)
+        requests.record(RequestMetricKey(route: route, method: Self.counted(method), status: status), duration: duration)
     }
+
+    /// The method as the metrics name it: one of RFC 9110's, or `OTHER`. An HTTP/2 request's
+    /// `:method` may be any token, and a client sending a new one each time would otherwise add
+    /// a metric each time, without bound.
+    static func counted(_ method: HTTPRequest.Method) -> HTTPRequest.Method {
+        switch method {
+        case .get, .head, .post, .put, .delete, .options, .patch, .connect, .trace: method
+        default: otherMethod
+        }
+    }
+
+    static let otherMethod = HTTPRequest.Method("OTHER")!
 
     /// Every metric in Prometheus's text format: the registry's, then the requests' and the
     /// backend calls'.

@@ -119,6 +119,19 @@ struct ObservabilityTests {
         #expect(aBuckets.count == LinkMetrics.latencyBuckets.count + 1 && aBuckets == aBuckets.sorted())
     }
 
+    @Test("a method outside RFC 9110's is counted as OTHER, however many a client makes up")
+    func otherMethods() throws {
+        let metrics = LinkMetrics()
+        for index in 0..<50 {
+            metrics.request(route: "unmatched", method: try #require(HTTPRequest.Method("MADEUP\(index)")), status: 404, duration: .milliseconds(1))
+        }
+        metrics.request(route: "unmatched", method: .patch, status: 404, duration: .milliseconds(1))
+        let text = String(decoding: metrics.exposition(), as: UTF8.self)
+        #expect(text.contains(#"linkdomain_http_requests_total{route="unmatched",method="OTHER",status="404"} 50"#), "\(text)")
+        #expect(text.contains(#"linkdomain_http_requests_total{route="unmatched",method="PATCH",status="404"} 1"#))
+        #expect(!text.contains("MADEUP"))
+    }
+
     @Test("a label value is escaped as the text format asks")
     func escapedLabels() {
         var buffer: [UInt8] = []
