@@ -51,8 +51,10 @@ struct Serve: AsyncParsableCommand {
         // A SIGHUP during start-up is ignored (its default action ends the process); once serving,
         // HangupHandler reloads what can be reloaded.
         signal(SIGHUP, SIG_IGN)
-        // Tasks then run on the server's event loops instead of hopping to a second thread pool for
-        // every request (measured in BENCHMARKS.md).
+        // Where the runtime lets NIO take over Swift's global executor (a dynamically linked runtime,
+        // whose hook NIO finds with dlsym), tasks run on the server's event loops instead of a second
+        // thread pool. The static runtime of the release build exports no such hook: there the call
+        // does nothing, and the router's tasks run on Swift's own pool.
         _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         var overrides: [String: ConfigValue] = [:]
         if let host { overrides["server.host"] = ConfigValue(.string(host), isSecret: false) }

@@ -17,12 +17,13 @@ struct MetricFamily: Sendable {
     let name: String
     let help: String
 
-    /// A label value as the text format escapes it: backslash, double quote and line feed.
-    static func appendEscaped(_ value: String, into buffer: inout [UInt8]) {
+    /// A label value as the text format escapes it: backslash, double quote and line feed (a
+    /// help text: backslash and line feed).
+    static func appendEscaped(_ value: String, quotes: Bool = true, into buffer: inout [UInt8]) {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\\"): buffer.append(contentsOf: #"\\"#.utf8)
-            case UInt8(ascii: "\""): buffer.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\"") where quotes: buffer.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\n"): buffer.append(contentsOf: #"\n"#.utf8)
             default: buffer.append(byte)
             }
@@ -53,25 +54,26 @@ final class TimedTallies<Key: TallyKey>: Sendable {
         bounds = buckets
         boundTexts = buckets.map(\.bucketRepresentation)
         let count = buckets.count
-        tables = ThreadTables { TallyTable(bucketCount: count) }
+        tables = ThreadTables({ TallyTable(bucketCount: count) }, merge: { $0.merge($1) })
     }
 
     func record(_ key: Key, duration: Duration) {
         tables.current.table.withLock { $0.record(key, duration: duration, bounds: bounds) }
     }
 
-    /// Every thread's tallies, summed: counts by key, latency by group.
+    /// Every thread's tallies, summed: counts by key, latency by group. Each live thread's table
+    /// is copied under its lock and added up after, so a scrape holds no event loop's lock while it
+    /// hashes.
     func summed() -> (counts: [Key: Int], latencies: [String: Latency]) {
+        let tables = self.tables.withAll { retired, entries in [retired] + entries.map { entry in entry.table.withLock { $0 } } }
         var counts: [Key: Int] = [:]
         var latencies: [String: Latency] = [:]
-        for entry in tables.all {
-            entry.table.withLock { table in
-                for (slot, key) in table.keys.enumerated() {
-                    counts[key, default: 0] &+= table.counts[slot]
-                }
-                for (slot, group) in table.groups.enumerated() {
-                    latencies[group, default: Latency(bucketCount: bounds.count)].add(table.latencies[slot])
-                }
+        for table in tables {
+            for (slot, key) in table.keys.enumerated() {
+                counts[key, default: 0] &+= table.counts[slot]
+            }
+            for (slot, group) in table.groups.enumerated() {
+                latencies[group, default: Latency(bucketCount: bounds.count)].add(table.latencies[slot])
             }
         }
         return (counts, latencies)
@@ -105,7 +107,9 @@ final class TimedTallies<Key: TallyKey>: Sendable {
     }
 
     private static func family(_ family: MetricFamily, type: String, into buffer: inout [UInt8]) {
-        buffer.append(contentsOf: "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) \(type)\n".utf8)
+        buffer.append(contentsOf: "# HELP \(family.name) ".utf8)
+        MetricFamily.appendEscaped(family.help, quotes: false, into: &buffer)
+        buffer.append(contentsOf: "\n# TYPE \(family.name) \(type)\n".utf8)
     }
 
     private static func sample(_ name: String, labels: [(String, String)], value: String, into buffer: inout [UInt8]) {
@@ -124,7 +128,9 @@ final class TimedTallies<Key: TallyKey>: Sendable {
     }
 }
 
-/// One group's latencies: each bucket's own count (the exposition sums them up), their count and sum.
+/// One group's latencies: each bucket's own count (the exposition sums them up), their count
+/// and their sum. The sum is a `Duration` (attoseconds in 128 bits), as the clock gives it:
+/// splitting one into seconds and a fraction costs a 128-bit division.
 struct Latency: Sendable, Equatable {
     var buckets: [Int]
     var count = 0
@@ -134,19 +140,11 @@ struct Latency: Sendable, Equatable {
         buckets = [Int](repeating: 0, count: bucketCount)
     }
 
-    mutating func add(_ other: ThreadLatency) {
+    mutating func add(_ other: Latency) {
         for index in buckets.indices { buckets[index] &+= other.buckets[index] }
         count &+= other.count
         sum += other.sum
     }
-}
-
-/// One group's latencies on one thread. The sum is a `Duration` (attoseconds in 128 bits), as
-/// the clock gives it: splitting one into seconds and a fraction costs a 128-bit division.
-struct ThreadLatency: Sendable {
-    var buckets: [Int]
-    var count = 0
-    var sum = Duration.zero
 
     /// Counts `duration` in the first bucket whose bound it does not exceed; past the last, only
     /// in the count (the `+Inf` bucket).
@@ -166,7 +164,7 @@ struct TallyTable<Key: TallyKey>: Sendable {
     private(set) var keys: [Key] = []
     private(set) var counts: [Int] = []
     private(set) var groups: [String] = []
-    private(set) var latencies: [ThreadLatency] = []
+    private(set) var latencies: [Latency] = []
     private var groupOfKey: [Int] = []
     private var slots: [Key: Int] = [:]
     private var groupSlots: [String: Int] = [:]
@@ -189,6 +187,17 @@ struct TallyTable<Key: TallyKey>: Sendable {
         latencies[groupOfKey[slot]].record(duration, bounds: bounds)
     }
 
+    /// Adds another thread's table (one that ended) to this one.
+    mutating func merge(_ other: TallyTable) {
+        for (otherSlot, key) in other.keys.enumerated() {
+            counts[slot(for: key)] &+= other.counts[otherSlot]
+        }
+        // Every group of the other table came with one of its keys, so it has a slot here now.
+        for (otherSlot, group) in other.groups.enumerated() {
+            if let groupSlot = groupSlots[group] { latencies[groupSlot].add(other.latencies[otherSlot]) }
+        }
+    }
+
     private mutating func slot(for key: Key) -> Int {
         if let slot = slots[key] { return slot }
         let group = key.group
@@ -198,7 +207,7 @@ struct TallyTable<Key: TallyKey>: Sendable {
         } else {
             groupSlot = groups.count
             groups.append(group)
-            latencies.append(ThreadLatency(buckets: [Int](repeating: 0, count: bucketCount)))
+            latencies.append(Latency(bucketCount: bucketCount))
             groupSlots[group] = groupSlot
         }
         let slot = keys.count

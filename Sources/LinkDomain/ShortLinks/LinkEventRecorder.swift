@@ -34,7 +34,7 @@ final class LinkEventRecorder: Service, Sendable {
     /// The same events as counters at `/metrics`.
     let metrics: LinkMetrics
     /// Every thread's counts since the last flush.
-    private let threadCounts = ThreadTables<Counts> { [:] }
+    private let threadCounts = ThreadTables<Counts>({ [:] }, merge: { LinkEventRecorder.merge($1, into: &$0) })
     /// Counts a failed write could not store, for the next flush.
     private let carried = Mutex<Counts>([:])
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
@@ -133,12 +133,16 @@ final class LinkEventRecorder: Service, Sendable {
             defer { carried = [:] }
             return carried
         }
-        for thread in threadCounts.all {
-            let counts = thread.table.withLock { counts in
-                defer { counts = [:] }
-                return counts
+        threadCounts.withAll { retired, entries in
+            Self.merge(retired, into: &taken)
+            retired = [:]
+            for entry in entries {
+                let counts = entry.table.withLock { counts in
+                    defer { counts = [:] }
+                    return counts
+                }
+                Self.merge(counts, into: &taken)
             }
-            Self.merge(counts, into: &taken)
         }
         return taken
     }

@@ -137,5 +137,8 @@ struct ObservabilityTests {
         var buffer: [UInt8] = []
         MetricFamily.appendEscaped("/a\"b\\c\nd", into: &buffer)
         #expect(String(decoding: buffer, as: UTF8.self) == #"/a\"b\\c\nd"#)
+        var help: [UInt8] = []
+        MetricFamily.appendEscaped("a\"b\\c\nd", quotes: false, into: &help)
+        #expect(String(decoding: help, as: UTF8.self) == #"a"b\\c\nd"#)
     }
 }
