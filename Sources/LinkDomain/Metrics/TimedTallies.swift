@@ -61,38 +61,29 @@ final class TimedTallies<Key: TallyKey>: Sendable {
         tables.current.table.withLock { $0.record(key, duration: duration, bounds: bounds) }
     }
 
-    /// Every thread's tallies, summed: counts by key, latency by group. Each live thread's table
-    /// is copied under its lock and added up after, so a scrape holds no event loop's lock while it
-    /// hashes.
-    func summed() -> (counts: [Key: Int], latencies: [String: Latency]) {
-        let tables = self.tables.withAll { retired, entries in [retired] + entries.map { entry in entry.table.withLock { $0 } } }
-        var counts: [Key: Int] = [:]
-        var latencies: [String: Latency] = [:]
-        for table in tables {
-            for (slot, key) in table.keys.enumerated() {
-                counts[key, default: 0] &+= table.counts[slot]
-            }
-            for (slot, group) in table.groups.enumerated() {
-                latencies[group, default: Latency(bucketCount: bounds.count)].add(table.latencies[slot])
-            }
-        }
-        return (counts, latencies)
+    /// Every thread's tallies in one table, merged as an ended thread's are. Each live thread's
+    /// table is copied under its lock and merged after, so a scrape holds no event loop's lock
+    /// while it hashes.
+    func summed() -> TallyTable<Key> {
+        var (total, live) = tables.withAll { retired, entries in (retired, entries.map { entry in entry.table.withLock { $0 } }) }
+        for table in live { total.merge(table) }
+        return total
     }
 
     /// The two families in Prometheus's text format; nothing before the first event.
     func expose(into buffer: inout [UInt8]) {
-        let (counts, latencies) = summed()
-        if !counts.isEmpty {
+        let total = summed()
+        if !total.keys.isEmpty {
             Self.family(counter, type: "counter", into: &buffer)
-            let sorted = counts.map { (labels: $0.key.labels, count: $0.value) }.sorted { $0.labels.map(\.1).lexicographicallyPrecedes($1.labels.map(\.1)) }
+            let sorted = zip(total.keys.map(\.labels), total.counts).sorted { $0.0.map(\.1).lexicographicallyPrecedes($1.0.map(\.1)) }
             for (labels, count) in sorted {
                 Self.sample(counter.name, labels: labels, value: String(count), into: &buffer)
             }
         }
-        if !latencies.isEmpty {
+        if !total.groups.isEmpty {
             Self.family(histogram, type: "histogram", into: &buffer)
             let name = histogram.name
-            for (group, latency) in latencies.sorted(by: { $0.key < $1.key }) {
+            for (group, latency) in zip(total.groups, total.latencies).sorted(by: { $0.0 < $1.0 }) {
                 let label = (Key.groupLabel, group)
                 var cumulative = 0
                 for (index, bound) in boundTexts.enumerated() {
@@ -131,7 +122,7 @@ final class TimedTallies<Key: TallyKey>: Sendable {
 /// One group's latencies: each bucket's own count (the exposition sums them up), their count
 /// and their sum. The sum is a `Duration` (attoseconds in 128 bits), as the clock gives it:
 /// splitting one into seconds and a fraction costs a 128-bit division.
-struct Latency: Sendable, Equatable {
+struct Latency: Sendable {
     var buckets: [Int]
     var count = 0
     var sum = Duration.zero
@@ -187,10 +178,11 @@ struct TallyTable<Key: TallyKey>: Sendable {
         latencies[groupOfKey[slot]].record(duration, bounds: bounds)
     }
 
-    /// Adds another thread's table (one that ended) to this one.
+    /// Adds another thread's table to this one (one that ended, or each live one for a scrape).
     mutating func merge(_ other: TallyTable) {
         for (otherSlot, key) in other.keys.enumerated() {
-            counts[slot(for: key)] &+= other.counts[otherSlot]
+            let slot = slot(for: key)
+            counts[slot] &+= other.counts[otherSlot]
         }
         // Every group of the other table came with one of its keys, so it has a slot here now.
         for (otherSlot, group) in other.groups.enumerated() {
