@@ -89,6 +89,7 @@ struct PublicListener: Service {
                     .serverChannelOption(ChannelOptions.backlog, value: 1024)
                     .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                     .serverChannelOption(ChannelOptions.socketOption(.init(rawValue: SO_REUSEPORT)), value: 1)
+                    .acceptingOnceDataArrives()
                     .serverChannelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
                             try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
@@ -104,6 +105,28 @@ struct PublicListener: Service {
         }
         return listening
     }
+}
+
+extension ServerBootstrap {
+    /// On Linux, the listening socket reports a connection only once its first bytes have arrived
+    /// (`TCP_DEFER_ACCEPT`). An HTTP or TLS client speaks first, so the loop is not woken for a
+    /// connection it cannot read from yet: 0.20 context switches a connection fell to 0.12
+    /// (BENCHMARKS.md, "Accepted once the request is in"). A connection that sends nothing is
+    /// still accepted, about a second later (the kernel's SYN-ACK retransmission and the client's
+    /// answer to it), and the idle clock then closes it as before.
+    func acceptingOnceDataArrives() -> ServerBootstrap {
+        #if os(Linux)
+            serverChannelOption(Self.deferAccept, value: Self.deferAcceptSeconds)
+        #else
+            self
+        #endif
+    }
+
+    #if os(Linux)
+        static let deferAccept = ChannelOptions.Types.SocketOption(level: .tcp, name: .init(rawValue: TCP_DEFER_ACCEPT))
+        /// What nginx's `listen … deferred` sets: the shortest wait, one SYN-ACK retransmission.
+        static let deferAcceptSeconds: SocketOptionValue = 1
+    #endif
 }
 
 /// Sets up each connection its listening socket accepts, on the spot, and hands it to the

@@ -99,4 +99,26 @@ struct AcceptedConnectionsTests {
         #expect(try await Self.echo(port, "next", on: loop) == "next")
         try await listening.close()
     }
+
+    #if os(Linux)
+        @Test("the public port's sockets are reported only once a connection's first bytes are in, and still serve it")
+        func acceptedOnceDataArrives() async throws {
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            let listening = try await ServerBootstrap(group: loop, childGroup: loop)
+                .acceptingOnceDataArrives()
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(
+                            AcceptedConnections(setUp: { child in try child.pipeline.syncOperations.addHandler(Echo()) }))
+                    }
+                }
+                .bind(host: "127.0.0.1", port: 0).get()
+            // The kernel keeps the wait as a number of retransmissions and answers it in seconds again.
+            let deferred = try await listening.getOption(ServerBootstrap.deferAccept).get()
+            #expect(deferred >= 1)
+            let port = try #require(listening.localAddress?.port)
+            #expect(try await Self.echo(port, "first bytes", on: loop) == "first bytes")
+            try await listening.close()
+        }
+    #endif
 }
