@@ -1,9 +1,13 @@
-"""What happens to connections: slow and idle clients are closed after `server.idleTimeoutSeconds`
-(slowloris cannot hold them), busy ones are not, and a graceful shutdown (SIGTERM) finishes the
-requests in flight before the process exits."""
+"""What happens to connections: the public port hears of one once its first bytes are in, slow
+and idle clients are closed after `server.idleTimeoutSeconds` (slowloris cannot hold them), busy
+ones are not, and a graceful shutdown (SIGTERM) finishes the requests in flight before the process
+exits."""
 
+import ctypes
+import errno
 import http.server
 import json
+import os
 import shutil
 import signal
 import socket
@@ -113,6 +117,46 @@ def test_an_idle_connection_is_closed(server):
         started = time.monotonic()
         assert closed_within(connection, IDLE + 3)
         assert time.monotonic() - started >= IDLE - 0.5
+
+
+def listening_sockets(pid, port):
+    """The TCP_DEFER_ACCEPT of each socket process `pid` listens on at `port`, read from a copy of
+    it (pidfd_getfd: Linux 5.6, allowed to the parent of the process)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError) as error:
+        pytest.skip(f"pidfd_open is not available here: {error}")
+    libc = ctypes.CDLL(None, use_errno=True)
+    found = []
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                if not os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:"):
+                    continue
+            except FileNotFoundError:
+                continue
+            copy = libc.syscall(438, pidfd, int(fd), 0)  # pidfd_getfd
+            if copy < 0:
+                code = ctypes.get_errno()
+                if code in (errno.ENOSYS, errno.EPERM):
+                    pytest.skip(f"pidfd_getfd is not allowed here: {os.strerror(code)}")
+                continue  # closed meanwhile
+            with socket.socket(fileno=copy) as copied:
+                if copied.family != socket.AF_INET or copied.type != socket.SOCK_STREAM:
+                    continue
+                if copied.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) and copied.getsockname()[1] == port:
+                    found.append(copied.getsockopt(socket.IPPROTO_TCP, socket.TCP_DEFER_ACCEPT))
+    finally:
+        os.close(pidfd)
+    return found
+
+
+def test_the_public_port_hears_of_a_connection_once_its_request_is_in(server):
+    # Every event loop's listening socket waits for a connection's first bytes (TCP_DEFER_ACCEPT),
+    # so no loop wakes for a connection it cannot read from yet.
+    deferred = listening_sockets(server.process.pid, server.port)
+    assert deferred, "no listening socket found on the public port"
+    assert all(seconds >= 1 for seconds in deferred), deferred
 
 
 def test_every_idle_connection_is_closed_while_others_come_and_go(server):
