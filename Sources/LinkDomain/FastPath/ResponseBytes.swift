@@ -55,20 +55,47 @@ struct ResponseBytes {
     /// ``ImmediateResponse/redirect(_:to:)``'s bytes, written without making the response: nil when
     /// the location has a byte `HTTPFields` would change (a control or non-ASCII byte), which the
     /// caller then encodes through it.
+    ///
+    /// Every sign-in link's answer is made here: its pieces are copied into the buffer in one
+    /// write, as each of ByteBuffer's own writes checks its storage's exclusive access again.
     func encodeRedirect(
         _ status: HTTPResponse.Status, location: String, date: String, closing: Bool = false, allocator: ByteBufferAllocator
     ) -> ByteBuffer? {
         guard let line = Self.statusLine(status), location.everyUTF8Byte({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
-        var buffer = allocator.buffer(capacity: 160 + location.utf8.count + trailingFields.count)
-        buffer.writeStaticString(line)
-        buffer.writeStaticString("Location: ")
-        buffer.writeString(location)
-        buffer.writeStaticString("\r\nCache-Control: no-store\r\nContent-Length: 0\r\nDate: ")
-        buffer.writeString(date)
-        buffer.writeStaticString("\r\n")
-        buffer.writeBytes(trailingFields)
-        buffer.writeStaticString(closing ? "Connection: close\r\n\r\n" : "\r\n")
-        return buffer
+        let tail: StaticString = closing ? "Connection: close\r\n\r\n" : "\r\n"
+        var location = location
+        var date = date
+        return location.withUTF8 { location in
+            date.withUTF8 { date in
+                trailingFields.withUnsafeBytes { trailing in
+                    let middle = Self.bytes("\r\nCache-Control: no-store\r\nContent-Length: 0\r\nDate: ")
+                    let (line, name, end, tail) = (Self.bytes(line), Self.bytes("Location: "), Self.bytes("\r\n"), Self.bytes(tail))
+                    let count = line.count + name.count + location.count + middle.count + date.count + end.count + trailing.count + tail.count
+                    var buffer = allocator.buffer(capacity: count)
+                    buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { target in
+                        var written = 0
+                        func put(_ piece: UnsafeRawBufferPointer) {
+                            UnsafeMutableRawBufferPointer(rebasing: target[written..<(written + piece.count)]).copyMemory(from: piece)
+                            written += piece.count
+                        }
+                        put(line)
+                        put(name)
+                        put(UnsafeRawBufferPointer(location))
+                        put(middle)
+                        put(UnsafeRawBufferPointer(date))
+                        put(end)
+                        put(trailing)
+                        put(tail)
+                        return written
+                    }
+                    return buffer
+                }
+            }
+        }
+    }
+
+    private static func bytes(_ text: StaticString) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     /// The status lines of the answers given here, written as they are.

@@ -143,9 +143,12 @@ struct ResponseBytesTests {
             (HTTPResponse.Status.seeOther, "https://example.com/done?apiKey=k&oobCode=C&mode=signIn&lang=en"),
             (.found, "https://example.com/product/42"),
         ] {
-            let direct = writer.encodeRedirect(status, location: location, date: date, allocator: ByteBufferAllocator())
-            let encoded = writer.encode(.redirect(status, to: location), date: date, includeBody: true, allocator: ByteBufferAllocator())
-            #expect(direct == encoded)
+            for closing in [false, true] {
+                let direct = writer.encodeRedirect(status, location: location, date: date, closing: closing, allocator: ByteBufferAllocator())
+                let encoded = writer.encode(
+                    .redirect(status, to: location), date: date, includeBody: true, closing: closing, allocator: ByteBufferAllocator())
+                #expect(direct == encoded)
+            }
         }
         #expect(writer.encodeRedirect(.found, location: "https://example.com/a b", date: date, allocator: ByteBufferAllocator()) == nil)
         #expect(writer.encodeRedirect(.found, location: "https://example.com/é", date: date, allocator: ByteBufferAllocator()) == nil)
