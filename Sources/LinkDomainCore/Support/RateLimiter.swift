@@ -104,8 +104,9 @@ package final class RateLimiter: Sendable {
 
     private func refilled(_ bucket: Bucket?, _ now: ContinuousClock.Instant) -> Bucket {
         guard var bucket else { return Bucket(tokens: burst, updated: now) }
-        let elapsed = bucket.updated.duration(to: now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        // Once: each reading of `components` divides the duration's 128-bit attoseconds again.
+        let elapsed = bucket.updated.duration(to: now).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         bucket.tokens = min(burst, bucket.tokens + seconds * perMinute / 60)
         bucket.updated = now
         return bucket
