@@ -1,4 +1,5 @@
 import HTTPTypes
+import LinkDomainCore
 
 extension ImmediateResponder {
     /// The request fields an answer here reads.
@@ -9,16 +10,20 @@ extension ImmediateResponder {
         var acceptLanguage: String?
         /// `Host`, or HTTP/2's `:authority`.
         var host: String?
+        /// The visitor, when the caller already knows it from the same bytes (the thread's last,
+        /// ``KnownVisitors/lastVisitor(userAgent:platformHint:)``): the two fields are then not made.
+        var visitor: Visitor?
 
         init(
             userAgent: String? = nil, platformHint: String? = nil, ifNoneMatch: String? = nil, acceptLanguage: String? = nil,
-            host: String? = nil
+            host: String? = nil, visitor: Visitor? = nil
         ) {
             self.userAgent = userAgent
             self.platformHint = platformHint
             self.ifNoneMatch = ifNoneMatch
             self.acceptLanguage = acceptLanguage
             self.host = host
+            self.visitor = visitor
         }
 
         init(_ fields: HTTPFields, authority: String? = nil) {

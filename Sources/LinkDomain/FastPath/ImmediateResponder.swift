@@ -161,7 +161,7 @@ struct ImmediateResponder: Sendable {
     }
 
     private func visitor(_ headers: RequestHeaders) -> Visitor {
-        knownVisitors.current.visitor(userAgent: headers.userAgent, platformHint: headers.platformHint)
+        headers.visitor ?? knownVisitors.current.visitor(userAgent: headers.userAgent, platformHint: headers.platformHint)
     }
 
     /// - Parameter keep: where to keep the answer, when it is a redirect decided from the link alone.

@@ -1,5 +1,13 @@
 import LinkDomainCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The visitors a thread has classified, kept by their `User-Agent` and `Sec-CH-UA-Platform`.
 /// Classification is a pure function of the two, and the browsers that click links send a few
 /// hundred distinct user agents between them: finding one again (a hash of its bytes and a
@@ -34,6 +42,29 @@ final class KnownVisitors {
         let visitor = known(key)
         last = (key, visitor)
         return visitor
+    }
+
+    /// The thread's last visitor, when `userAgent` and `platformHint` are its fields byte for byte:
+    /// the reader of a connection's bytes asks this before making strings of them, which cost a
+    /// short link's click more than comparing.
+    func lastVisitor(userAgent: UnsafeRawBufferPointer?, platformHint: UnsafeRawBufferPointer?) -> Visitor? {
+        guard var last, Self.same(&last.key.userAgent, userAgent), Self.same(&last.key.platformHint, platformHint) else { return nil }
+        return last.visitor
+    }
+
+    private static func same(_ text: inout String?, _ bytes: UnsafeRawBufferPointer?) -> Bool {
+        switch (text, bytes) {
+        case (nil, nil):
+            return true
+        case (.some, .some(let bytes)):
+            return text!.withUTF8 { kept in
+                guard kept.count == bytes.count else { return false }
+                guard let keptStart = kept.baseAddress, let start = bytes.baseAddress else { return true }
+                return memcmp(keptStart, start, bytes.count) == 0
+            }
+        default:
+            return false
+        }
     }
 
     private func known(_ key: Key) -> Visitor {

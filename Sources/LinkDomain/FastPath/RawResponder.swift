@@ -97,10 +97,13 @@ final class RawResponder: Sendable {
         let targetText = String(decoding: target, as: UTF8.self)
         let query = mark.map { targetText.utf8.index(targetText.startIndex, offsetBy: $0 + 1) }.map { targetText[$0...] }
         let path = mark.map { targetText[..<targetText.utf8.index(targetText.startIndex, offsetBy: $0)] } ?? targetText[...]
+        func field(_ range: Range<Int>?) -> UnsafeRawBufferPointer? { range.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) } }
+        // The thread's last visitor, if these are its fields: then no string is made of them.
+        let visitor = immediate.knownVisitors.current.lastVisitor(userAgent: field(head.userAgent), platformHint: field(head.platformHint))
         let headers = ImmediateResponder.RequestHeaders(
-            userAgent: text(head.userAgent), platformHint: text(head.platformHint),
+            userAgent: visitor == nil ? text(head.userAgent) : nil, platformHint: visitor == nil ? text(head.platformHint) : nil,
             ifNoneMatch: text(head.ifNoneMatch), acceptLanguage: text(head.acceptLanguage),
-            host: immediate.router.pivotHost == nil ? nil : text(head.host))
+            host: immediate.router.pivotHost == nil ? nil : text(head.host), visitor: visitor)
         let writer = https ? secure : plain
         let response: ImmediateResponse
         switch immediate.answer(to: kind, method: .get, path: path, query: query, headers: headers, peer: peer, logger: logger) {

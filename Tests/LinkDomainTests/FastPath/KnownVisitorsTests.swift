@@ -41,6 +41,29 @@ struct KnownVisitorsTests {
         }
     }
 
+    @Test("the last visitor found from a connection's bytes only for the same bytes of both fields, an empty hint not an absent one")
+    func lastFromBytes() {
+        let known = KnownVisitors()
+        let iPhone = PlatformClassifierTests.cases[0].0
+        func last(_ agent: String?, _ hint: String?) -> Visitor? {
+            let agentBytes = agent.map { Array($0.utf8) }
+            let hintBytes = hint.map { Array($0.utf8) }
+            func raw(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> Visitor?) -> Visitor? {
+                guard let bytes else { return body(nil) }
+                return bytes.withUnsafeBytes { body($0) }
+            }
+            return raw(agentBytes) { agent in raw(hintBytes) { hint in known.lastVisitor(userAgent: agent, platformHint: hint) } }
+        }
+        #expect(last(iPhone, nil) == nil)
+        for (agent, hint) in [(iPhone, nil), (Self.reduced, "\"Android\""), (Self.reduced, ""), (nil, nil)] as [(String?, String?)] {
+            let visitor = known.visitor(userAgent: agent, platformHint: hint)
+            #expect(last(agent, hint) == visitor)
+            #expect(last(agent.map { $0 + " " } ?? "", hint) == nil)
+            #expect(last(agent, hint == nil ? "" : nil) == nil)
+            #expect(last(agent, (hint ?? "") + "x") == nil)
+        }
+    }
+
     @Test("a thread keeps a bounded number, and no user agent longer than any browser's")
     func bounded() {
         let known = KnownVisitors()
