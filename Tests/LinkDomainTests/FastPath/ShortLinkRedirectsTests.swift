@@ -53,6 +53,28 @@ struct ShortLinkRedirectsTests {
         #expect(counts.contains(LinkEventCount(platform: .desktop, event: .click, count: 4)))
     }
 
+    @Test("the last redirect answers only its own key in a row, and only in its generation")
+    func lastInARow() {
+        let redirects = ShortLinkRedirects()
+        let desktop = ShortLinkRedirects.Key(suffix: "abc", visitor: Visitor(platform: .desktop), method: .get)
+        let iPhone = ShortLinkRedirects.Key(suffix: "abc", visitor: Visitor(platform: .iOS), method: .get)
+        let other = ShortLinkRedirects.Key(suffix: "abd", visitor: Visitor(platform: .desktop), method: .get)
+        let head = ShortLinkRedirects.Key(suffix: "abc", visitor: Visitor(platform: .desktop), method: .head)
+        redirects.keep(.init(generation: 1, status: .found, location: "https://example.com/desktop", events: [.click]), for: desktop)
+        redirects.keep(.init(generation: 1, status: .found, location: "https://apps.apple.com/app", events: [.click]), for: iPhone)
+        for _ in 0..<2 {
+            #expect(redirects.redirect(desktop, generation: 1)?.location == "https://example.com/desktop")
+            #expect(redirects.redirect(desktop, generation: 2) == nil)
+            #expect(redirects.redirect(other, generation: 1) == nil)
+            #expect(redirects.redirect(head, generation: 1) == nil)
+            #expect(redirects.redirect(iPhone, generation: 1)?.location == "https://apps.apple.com/app")
+            #expect(redirects.redirect(iPhone, generation: 1)?.location == "https://apps.apple.com/app")
+        }
+        redirects.keep(.init(generation: 3, status: .found, location: "https://example.com/edited", events: [.click]), for: iPhone)
+        #expect(redirects.redirect(iPhone, generation: 1) == nil)
+        #expect(redirects.redirect(iPhone, generation: 3)?.location == "https://example.com/edited")
+    }
+
     @Test("a thread keeps a bounded number: full, it starts over")
     func bounded() {
         let redirects = ShortLinkRedirects()
