@@ -85,8 +85,9 @@ final class RawResponder: Sendable {
         let mark = target.firstIndex(of: UInt8(ascii: "?"))
         guard let (kind, route) = immediate.match(UnsafeRawBufferPointer(rebasing: target[..<(mark ?? target.endIndex)])) else { return nil }
         func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } }
+        func field(_ range: Range<Int>?) -> UnsafeRawBufferPointer? { range.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) } }
         // A host development does not answer gets the router's 421.
-        if let hosts = immediate.developmentHosts, !hosts.allows(text(head.host)) { return nil }
+        if let hosts = immediate.developmentHosts, !hosts.allows(bytes: field(head.host)) { return nil }
         let https = finisher.securityHeaders.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))
         let date = HTTPDate.current
         let closing = head.closesConnection
@@ -97,7 +98,6 @@ final class RawResponder: Sendable {
         let targetText = String(decoding: target, as: UTF8.self)
         let query = mark.map { targetText.utf8.index(targetText.startIndex, offsetBy: $0 + 1) }.map { targetText[$0...] }
         let path = mark.map { targetText[..<targetText.utf8.index(targetText.startIndex, offsetBy: $0)] } ?? targetText[...]
-        func field(_ range: Range<Int>?) -> UnsafeRawBufferPointer? { range.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) } }
         // The thread's last visitor, if these are its fields: then no string is made of them.
         let visitor = immediate.knownVisitors.current.lastVisitor(userAgent: field(head.userAgent), platformHint: field(head.platformHint))
         let headers = ImmediateResponder.RequestHeaders(
