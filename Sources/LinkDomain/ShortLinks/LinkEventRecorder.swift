@@ -25,7 +25,42 @@ final class LinkEventRecorder: Service, Sendable {
         let platform: Platform
     }
     fileprivate typealias Counts = [Key: [Int]]
-    private static let noEvents = [Int](repeating: 0, count: LinkEvent.allCases.count)
+    fileprivate static let noEvents = [Int](repeating: 0, count: LinkEvent.allCases.count)
+
+    /// One thread's counts, and where its last key's are: a link's clicks come in a row, and
+    /// finding their entry again by its place costs a comparison of the key instead of its hash.
+    fileprivate struct ThreadCounts: Sendable {
+        private(set) var table: Counts = [:]
+        private var last: (key: Key, index: Counts.Index)?
+
+        mutating func add(_ events: [LinkEvent], for key: Key) {
+            let index: Counts.Index
+            if let last, last.key == key {
+                index = last.index
+            } else if let found = table.index(forKey: key) {
+                index = found
+            } else {
+                // An insertion may move every entry: the place is found after it.
+                table[key] = LinkEventRecorder.noEvents
+                index = table.index(forKey: key)!
+            }
+            last = (key, index)
+            for event in events { table.values[index][event.caseNumber] &+= 1 }
+        }
+
+        /// Everything counted, taken: the thread counts from nothing again.
+        mutating func take() -> Counts {
+            last = nil
+            defer { table = [:] }
+            return table
+        }
+
+        static func merge(_ counts: ThreadCounts, into total: inout ThreadCounts) {
+            var counts = counts
+            LinkEventRecorder.merge(counts.take(), into: &total.table)
+            total.last = nil
+        }
+    }
 
     let store: any LinkStore
     let interval: Duration
@@ -34,7 +69,7 @@ final class LinkEventRecorder: Service, Sendable {
     /// The same events as counters at `/metrics`.
     let metrics: LinkMetrics
     /// Every thread's counts since the last flush.
-    private let threadCounts = ThreadTables<Counts>({ [:] }, merge: { LinkEventRecorder.merge($1, into: &$0) })
+    private let threadCounts = ThreadTables<ThreadCounts>({ ThreadCounts() }, merge: { ThreadCounts.merge($1, into: &$0) })
     /// Counts a failed write could not store, for the next flush.
     private let carried = Mutex<Counts>([:])
     /// The latest flush: each flush waits for the one before, so a flush that returns has stored
@@ -71,14 +106,10 @@ final class LinkEventRecorder: Service, Sendable {
     private func count(_ events: [LinkEvent], suffix: String, platform: Platform, day: Int? = nil) {
         let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
         threadCounts.current.table.withLock { counts in
-            // One access to the entry, so one hash of the key, for all the events.
-            Self.add(events, to: &counts[Key(suffix: suffix, day: day, platform: platform), default: Self.noEvents])
+            // One access to the entry, at most one hash of the key, for all the events.
+            counts.add(events, for: Key(suffix: suffix, day: day, platform: platform))
         }
         activity.markIfWaiting()
-    }
-
-    private static func add(_ events: [LinkEvent], to counts: inout [Int]) {
-        for event in events { counts[event.caseNumber] &+= 1 }
     }
 
     /// Stores every event counted so far.
@@ -134,20 +165,15 @@ final class LinkEventRecorder: Service, Sendable {
             return carried
         }
         threadCounts.withAll { retired, entries in
-            Self.merge(retired, into: &taken)
-            retired = [:]
+            Self.merge(retired.take(), into: &taken)
             for entry in entries {
-                let counts = entry.table.withLock { counts in
-                    defer { counts = [:] }
-                    return counts
-                }
-                Self.merge(counts, into: &taken)
+                Self.merge(entry.table.withLock { $0.take() }, into: &taken)
             }
         }
         return taken
     }
 
-    private static func merge(_ counts: Counts, into total: inout Counts) {
+    fileprivate static func merge(_ counts: Counts, into total: inout Counts) {
         if total.isEmpty {
             total = counts
             return

@@ -63,6 +63,27 @@ struct LinkEventRecorderTests {
         }
     }
 
+    @Test("clicks in a row and clicks among others count the same, while new links grow the thread's table between them")
+    func inARowAndAmongOthers() async throws {
+        try await StoreKind.sqlite.withStore { (base) async throws in
+            let recorder = LinkEventRecorder(store: base, logger: Logger(label: "test"))
+            var expected: [String: Int] = [:]
+            // Each round: the same link twice in a row, a link never seen (the table grows), the first again.
+            for round in 0..<200 {
+                let new = "n\(round)"
+                for suffix in ["a", "a", new, "a", new] {
+                    recorder.count(.click, suffix: suffix, platform: .iOS, day: Self.day)
+                    expected[suffix, default: 0] += 1
+                }
+                if round == 100 { await recorder.flush() }  // a flush between clicks: counting starts afresh
+            }
+            await recorder.flush()
+            for (suffix, count) in expected {
+                #expect(try await base.eventCounts(suffix: suffix, fromDay: Self.day) == [LinkEventCount(platform: .iOS, event: .click, count: count)])
+            }
+        }
+    }
+
     @Test("while the store is down, counts are kept and stored by the first flush after it returns")
     func storeDown() async throws {
         try await StoreKind.sqlite.withStore { (base) async throws in
