@@ -15,17 +15,6 @@
 /// with this object (as NIO does), so the key outlives every thread's value and each is released
 /// when its thread ends.
 final class PerThread<Value: AnyObject & Sendable>: Sendable {
-    /// What a thread's slot holds: its value, and this object, kept alive while any thread has one.
-    private final class Slot: Sendable {
-        let owner: PerThread
-        let value: Value
-
-        init(owner: PerThread, value: Value) {
-            self.owner = owner
-            self.value = value
-        }
-    }
-
     private let key: pthread_key_t
     private let make: @Sendable () -> Value
 
@@ -52,9 +41,24 @@ final class PerThread<Value: AnyObject & Sendable>: Sendable {
 
     /// This thread's.
     var current: Value {
-        if let slot = pthread_getspecific(key) { return Unmanaged<Slot>.fromOpaque(slot).takeUnretainedValue().value }
+        // Only ever a `Value` is put in a slot (below): the downcast is checked in debug builds only.
+        if let slot = pthread_getspecific(key) { return unsafeDowncast(Unmanaged<PerThreadSlot>.fromOpaque(slot).takeUnretainedValue().value, to: Value.self) }
         let made = make()
-        pthread_setspecific(key, Unmanaged.passRetained(Slot(owner: self, value: made)).toOpaque())
+        pthread_setspecific(key, Unmanaged.passRetained(PerThreadSlot(owner: self, value: made)).toOpaque())
         return made
+    }
+}
+
+/// What a thread's slot of a ``PerThread`` holds: its value, and the ``PerThread``, kept alive
+/// while any thread has a slot. Not generic (nor nested in the generic class, which would make it
+/// so): a generic class's metadata is made at run time, one more entry in the cache every generic
+/// lookup of the process searches.
+private final class PerThreadSlot: Sendable {
+    let owner: any AnyObject & Sendable
+    let value: any AnyObject & Sendable
+
+    init(owner: any AnyObject & Sendable, value: any AnyObject & Sendable) {
+        self.owner = owner
+        self.value = value
     }
 }
