@@ -94,6 +94,8 @@ struct ResponseBytes {
         }
     }
 
+    /// A literal's bytes in the binary. Every literal given is more than one character: one of a
+    /// single scalar has no pointer (`utf8Start` traps), which the tests would show at once.
     private static func bytes(_ text: StaticString) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }

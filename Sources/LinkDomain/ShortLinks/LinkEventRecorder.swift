@@ -40,9 +40,13 @@ final class LinkEventRecorder: Service, Sendable {
             } else if let found = table.index(forKey: key) {
                 index = found
             } else {
-                // An insertion may move every entry: the place is found after it.
-                table[key] = LinkEventRecorder.noEvents
-                index = table.index(forKey: key)!
+                // A key new to the table: one hash to insert it. An insertion may move every
+                // entry, so no place is kept; the key's next count finds it.
+                var counts = LinkEventRecorder.noEvents
+                for event in events { counts[event.caseNumber] &+= 1 }
+                table[key] = counts
+                last = nil
+                return
             }
             last = (key, index)
             for event in events { table.values[index][event.caseNumber] &+= 1 }
@@ -106,7 +110,7 @@ final class LinkEventRecorder: Service, Sendable {
     private func count(_ events: [LinkEvent], suffix: String, platform: Platform, day: Int? = nil) {
         let day = day ?? LinkStatistics.day(ofMilliseconds: clock.nowMilliseconds())
         threadCounts.current.table.withLock { counts in
-            // One access to the entry, at most one hash of the key, for all the events.
+            // One access to the entry for all the events: no hash of the key when it is the last one's.
             counts.add(events, for: Key(suffix: suffix, day: day, platform: platform))
         }
         activity.markIfWaiting()

@@ -44,7 +44,9 @@ final class PerThread<Value: AnyObject & Sendable>: Sendable {
         // Only ever a `Value` is put in a slot (below): the downcast is checked in debug builds only.
         if let slot = pthread_getspecific(key) { return unsafeDowncast(Unmanaged<PerThreadSlot>.fromOpaque(slot).takeUnretainedValue().value, to: Value.self) }
         let made = make()
-        pthread_setspecific(key, Unmanaged.passRetained(PerThreadSlot(owner: self, value: made)).toOpaque())
+        // Failing (no memory for the thread's keys), the value would be made again on every read.
+        let stored = pthread_setspecific(key, Unmanaged.passRetained(PerThreadSlot(owner: self, value: made)).toOpaque())
+        precondition(stored == 0, "cannot keep a thread's value (\(stored))")
         return made
     }
 }

@@ -55,8 +55,8 @@ final class ThreadTables<Table: Sendable>: Sendable {
         }
     }
 
-    /// A thread's hold on its entry, released when the thread ends (NIO's thread-specific
-    /// variable drops its value then), which retires the entry.
+    /// A thread's hold on its entry, released when the thread ends (``PerThread``'s key drops its
+    /// value then), which retires the entry.
     private final class Holder: Sendable {
         let entry: Entry
         let listing: Listing
