@@ -84,8 +84,8 @@ final class RawResponder: Sendable {
         let target = UnsafeRawBufferPointer(rebasing: bytes[head.target])
         let mark = target.firstIndex(of: UInt8(ascii: "?"))
         guard let (kind, route) = immediate.match(UnsafeRawBufferPointer(rebasing: target[..<(mark ?? target.endIndex)])) else { return nil }
-        func text(_ range: Range<Int>?) -> String? { range.map { String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self) } }
         func field(_ range: Range<Int>?) -> UnsafeRawBufferPointer? { range.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) } }
+        func text(_ range: Range<Int>?) -> String? { field(range).map { String(decoding: $0, as: UTF8.self) } }
         // A host development does not answer gets the router's 421.
         if let hosts = immediate.developmentHosts, !hosts.allows(bytes: field(head.host)) { return nil }
         let https = finisher.securityHeaders.isHTTPS(peer: peer(), forwardedProto: text(head.forwardedProto))

@@ -60,8 +60,7 @@ final class LinkEventRecorder: Service, Sendable {
         }
 
         static func merge(_ counts: ThreadCounts, into total: inout ThreadCounts) {
-            var counts = counts
-            LinkEventRecorder.merge(counts.take(), into: &total.table)
+            LinkEventRecorder.merge(counts.table, into: &total.table)
             total.last = nil
         }
     }
