@@ -79,6 +79,25 @@ def test_connection_close_is_answered_then_the_connection_closes(server):
     assert json.loads(body)["applinks"] is not None
 
 
+def test_a_closing_answer_behind_many_waits_until_all_are_out(server):
+    # Hundreds of answers pipelined before the one that closes, to a client that reads nothing until
+    # it has sent them all: the socket takes only part at once, and the close waits for the rest.
+    count = 400
+    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        request = f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode()
+        connection.sendall(request * count + f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+        connection.settimeout(30)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    answers = received.split(b"HTTP/1.1 200 ")
+    assert answers[0] == b"" and len(answers) == count + 2, f"{len(answers) - 1} answers of {count + 1}"
+    last_head, _, last_body = answers[-1].partition(b"\r\n\r\n")
+    assert b"\r\nConnection: close" in last_head
+    assert json.loads(last_body)["applinks"] is not None, "the last answer was cut short"
+
+
 @pytest.mark.parametrize("path", [AASA, "/healthz"])
 def test_http_1_0_without_keep_alive_is_answered_then_closed(server, path):
     # HTTP/1.0 closes by default: the answer, then the close, without waiting for the idle timeout.

@@ -54,7 +54,9 @@ final class FastPathChannel: Sendable {
         let ledger = ConnectionLedger()
         let handOff = RouterHandOff(channel: channel, ledger: ledger, settings: self, needsATask: needsATask)
         try channel.pipeline.syncOperations.addHandler(
-            RawRequestHandler(responder: rawResponder, ledger: ledger, idleTimeout: idleTimeout, handOff: handOff, logger: logger))
+            RawRequestHandler(
+                responder: rawResponder, ledger: ledger, idleTimeout: idleTimeout, handOff: handOff, writesToSocket: !secure, logger: logger),
+            name: "request")
     }
 
     func handle(_ routerHalf: HTTP1Channel.Value, logger: Logger) async {

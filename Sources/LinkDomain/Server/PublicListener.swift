@@ -4,7 +4,6 @@ import LinkDomainCore
 import LinkDomainStorage
 import Logging
 import NIOCore
-import NIOExtras
 import NIOPosix
 import ServiceLifecycle
 
@@ -38,7 +37,7 @@ struct PublicListener: Service {
     /// One event loop's listening socket and what it accepted.
     private struct Listening {
         let channel: any Channel
-        let quiescing: ServerQuiescingHelper
+        let connections: NIOLoopBoundBox<AcceptedConnections?>
     }
 
     func run() async throws {
@@ -55,7 +54,10 @@ struct PublicListener: Service {
         } onGracefulShutdown: {
             let closed = listening.map { listener in
                 let promise = listener.channel.eventLoop.makePromise(of: Void.self)
-                listener.quiescing.initiateShutdown(promise: promise)
+                listener.connections.eventLoop.execute {
+                    guard let connections = listener.connections.value else { return promise.succeed() }
+                    connections.finish(closing: listener.channel, promise: promise)
+                }
                 return promise.futureResult
             }
             EventLoopFuture.andAllComplete(closed, on: listening[0].channel.eventLoop).whenComplete { _ in continuation.finish() }
@@ -80,7 +82,7 @@ struct PublicListener: Service {
         var listening: [Listening] = []
         do {
             for loop in loops {
-                let quiescing = ServerQuiescingHelper(group: loop)
+                let connections = NIOLoopBoundBox.makeEmptyBox(valueType: AcceptedConnections.self, eventLoop: loop)
                 let setUp: @Sendable (any Channel) throws -> Void = { [child] channel in
                     try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
                     try child.setUp(channel, needsATask: needsATask)
@@ -92,12 +94,13 @@ struct PublicListener: Service {
                     .acceptingOnceDataArrives()
                     .serverChannelInitializer { channel in
                         channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
-                            try channel.pipeline.syncOperations.addHandler(AcceptedConnections(setUp: setUp))
+                            let accepting = AcceptedConnections(setUp: setUp)
+                            try channel.pipeline.syncOperations.addHandler(accepting, name: "accept")
+                            connections.value = accepting
                         }
                     }
                     .bind(host: host, port: boundPort).get()
-                listening.append(Listening(channel: channel, quiescing: quiescing))
+                listening.append(Listening(channel: channel, connections: connections))
             }
         } catch {
             for listener in listening { try? await listener.channel.close() }
@@ -140,17 +143,42 @@ extension ServerBootstrap {
 /// loop, and a connection the selector refuses (`epoll_ctl` out of memory or watches) is closed
 /// alone. NIO's registration of an already connected socket from outside would be cheaper still,
 /// but it traps on that refusal.
+///
+/// It also keeps what it accepted, so that a graceful shutdown can ask every open connection to
+/// finish (``finish(closing:promise:)``). NIOExtras' quiescing helper did that in a handler of its
+/// own, in front of this one, which cast each connection out of the read a second time: about
+/// 1,200 instructions a connection more (BENCHMARKS.md, "One handler accepts"). A connection
+/// leaves the table as it closes: keeping the closed a while to drop them together cost more, as
+/// their memory then came back to the allocator in bursts, too late for the next connections.
 final class AcceptedConnections: ChannelInboundHandler {
     typealias InboundIn = any Channel
 
     let setUp: @Sendable (any Channel) throws -> Void
+    /// Every connection accepted and not closed yet.
+    private var open: [ObjectIdentifier: any Channel] = [:]
+    private var finishing = Finishing.serving
+
+    private enum Finishing {
+        case serving
+        /// Waiting for the connections open when the shutdown began, and any accepted after, to close.
+        case waiting(EventLoopPromise<Void>)
+        case finished
+    }
 
     init(setUp: @escaping @Sendable (any Channel) throws -> Void) {
         self.setUp = setUp
     }
 
+    /// The connections open now.
+    var openCount: Int { open.count }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let accepted = unwrapInboundIn(data)
+        if case .finished = finishing {
+            // Accepted as the listening socket closed, after the last connection it waited for.
+            accepted.close(promise: nil)
+            return
+        }
         guard accepted.eventLoop === context.eventLoop else {
             // Never with a listener per loop. The registration is a task on the connection's
             // loop, so a set-up queued there first comes first.
@@ -159,6 +187,7 @@ final class AcceptedConnections: ChannelInboundHandler {
                 do { try setUp(accepted) } catch { accepted.close(promise: nil) }
             }
             context.channel._channelCore.channelRead0(data)
+            keep(accepted, loop: context.eventLoop)
             return
         }
         do {
@@ -169,5 +198,46 @@ final class AcceptedConnections: ChannelInboundHandler {
             return
         }
         context.channel._channelCore.channelRead0(data)
+        keep(accepted, loop: context.eventLoop)
+    }
+
+    /// Keeps `accepted` until it closes; during a shutdown, asks it to finish at once.
+    private func keep(_ accepted: any Channel, loop: any EventLoop) {
+        let key = ObjectIdentifier(accepted)
+        open[key] = accepted
+        let this = NIOLoopBound(self, eventLoop: loop)
+        accepted.closeFuture.hop(to: loop).whenComplete { _ in this.value.closed(key) }
+        if case .waiting = finishing { askToFinish(accepted) }
+    }
+
+    private func closed(_ key: ObjectIdentifier) {
+        open[key] = nil
+        guard case .waiting(let promise) = finishing, open.isEmpty else { return }
+        finishing = .finished
+        promise.succeed()
+    }
+
+    /// Stops accepting (closes `listener`), asks every open connection to finish, and completes
+    /// `promise` once the last has closed. On the listener's loop.
+    func finish(closing listener: any Channel, promise: EventLoopPromise<Void>) {
+        switch finishing {
+        case .waiting(let first):
+            first.futureResult.cascade(to: promise)
+        case .finished:
+            promise.succeed()
+        case .serving:
+            finishing = .waiting(promise)
+            listener.close().cascadeFailure(to: promise)
+            for channel in open.values { askToFinish(channel) }
+            if open.isEmpty {
+                finishing = .finished
+                promise.succeed()
+            }
+        }
+    }
+
+    /// Asks `channel` to finish its requests and close: queued on its loop, so after its registration.
+    private func askToFinish(_ channel: any Channel) {
+        channel.eventLoop.execute { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
     }
 }
