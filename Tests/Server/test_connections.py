@@ -83,8 +83,10 @@ def test_a_closing_answer_behind_many_waits_until_all_are_out(server):
     # Hundreds of answers pipelined before the one that closes, to a client that reads nothing until
     # it has sent them all: the socket takes only part at once, and the close waits for the rest.
     count = 400
-    with socket.create_connection(("127.0.0.1", server.port)) as connection:
+    with socket.socket() as connection:
+        # Set before connecting, so the window the client offers is small from the start.
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        connection.connect(("127.0.0.1", server.port))
         request = f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode()
         connection.sendall(request * count + f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
         connection.settimeout(30)

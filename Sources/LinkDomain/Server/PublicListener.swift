@@ -227,7 +227,8 @@ final class AcceptedConnections: ChannelInboundHandler {
             promise.succeed()
         case .serving:
             finishing = .waiting(promise)
-            listener.close().cascadeFailure(to: promise)
+            // Closed already (a fatal accept error) is closed all the same: the connections are still waited for.
+            listener.close(promise: nil)
             for channel in open.values { askToFinish(channel) }
             if open.isEmpty {
                 finishing = .finished

@@ -23,15 +23,37 @@ struct RawRequestHandlerTests {
         }
     }
 
-    static func channel() async throws -> (EmbeddedChannel, ConnectionLedger, PassedOn) {
+    /// Holds flushes back until released, as a socket that has not taken everything holds the rest.
+    final class HeldFlushes: ChannelOutboundHandler {
+        typealias OutboundIn = IOData
+        private var holding = true
+        private var context: ChannelHandlerContext?
+
+        func handlerAdded(context: ChannelHandlerContext) {
+            self.context = context
+        }
+
+        func flush(context: ChannelHandlerContext) {
+            if !holding { context.flush() }
+        }
+
+        func release() {
+            holding = false
+            context?.flush()
+        }
+    }
+
+    static func channel(writesToSocket: Bool = false, in front: [any ChannelHandler] = []) async throws -> (
+        EmbeddedChannel, ConnectionLedger, PassedOn
+    ) {
         let services = try await Fixtures.services()
         let ledger = ConnectionLedger()
         let passedOn = PassedOn()
         let handler = RawRequestHandler(
             responder: RawResponder(immediate: services.immediate, finisher: LinkDomainApplication.finisher(services)),
-            ledger: ledger, logger: Logger(label: "test"))
+            ledger: ledger, writesToSocket: writesToSocket, logger: Logger(label: "test"))
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandlers([handler, passedOn])
+        try channel.pipeline.syncOperations.addHandlers(front + [handler, passedOn])
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
         return (channel, ledger, passedOn)
     }
@@ -60,6 +82,28 @@ struct RawRequestHandlerTests {
         try channel.writeInbound(ByteBuffer(string: Self.assetLinks))
         #expect(try Self.written(channel).count == 1)
         #expect(passedOn.requests.count == 2)
+    }
+
+    @Test("a closing answer closes the connection at once when the socket took it whole, and only once the rest is out when not")
+    func closingAnswer() async throws {
+        let closing = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: links.example.com\r\nConnection: close\r\n\r\n"
+        for socketTakesItAll in [true, false] {
+            let held = HeldFlushes()
+            let (channel, _, _) = try await Self.channel(writesToSocket: true, in: socketTakesItAll ? [] : [held])
+            try channel.writeInbound(ByteBuffer(string: closing + Self.assetLinks))
+            channel.embeddedEventLoop.run()
+            if !socketTakesItAll {
+                #expect(channel.isActive, "closed with the answer still unwritten")
+                #expect(try Self.written(channel).isEmpty)
+                held.release()
+                channel.embeddedEventLoop.run()
+            }
+            #expect(!channel.isActive)
+            let answers = try Self.written(channel).filter { !$0.isEmpty }
+            #expect(answers.count == 1)
+            #expect(answers.first?.hasPrefix("HTTP/1.1 200 OK\r\n") == true && answers.first?.contains("\r\nConnection: close\r\n") == true)
+            #expect(answers.first?.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("]") == true, "the answer was cut short")
+        }
     }
 
     @Test("a head split across reads is answered once it is whole")

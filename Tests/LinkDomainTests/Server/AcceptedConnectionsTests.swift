@@ -6,7 +6,7 @@ import Testing
 @testable import LinkDomain
 
 /// The listening socket's own handler sets each connection up; NIO still registers it.
-@Suite("Accepting connections")
+@Suite("Accepting connections", .timeLimit(.minutes(1)))
 struct AcceptedConnectionsTests {
     /// Writes back what it reads, and counts the requests to finish (leaving the close to the client).
     final class Echo: ChannelInboundHandler {
@@ -169,6 +169,7 @@ struct AcceptedConnectionsTests {
             try #require(handler.value).finish(closing: listening, promise: finished)
         }.get()
         try await listening.closeFuture.get()
+        await #expect(throws: (any Error).self) { try await ClientBootstrap(group: loop).connect(host: "127.0.0.1", port: port).get() }
         // Each was asked (a task queued on the loop, run before this one), and the shutdown waits for both.
         try await loop.submit {}.get()
         #expect(asked.withLockedValue { $0 } == 2)
