@@ -124,13 +124,34 @@ def test_http_1_0_keep_alive_and_a_routed_close_in_capitals(server):
     assert received is not None and received.startswith(b"HTTP/1.1 200 ")
 
 
-def test_a_client_that_half_closes_gets_its_answer_and_the_close(server):
+# The association file is answered on the event loop; /healthz by the router, after the end of the input is read.
+@pytest.mark.parametrize("path", [AASA, "/healthz"])
+def test_a_client_that_half_closes_gets_its_answer_and_the_close(server, path):
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
-        connection.sendall(f"GET {AASA} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
         connection.shutdown(socket.SHUT_WR)
         received = read_until_closed(connection)
     assert received is not None, "a half-closed connection stayed open"
     assert received.startswith(b"HTTP/1.1 200 ")
+
+
+def test_a_client_that_half_closes_behind_many_requests_gets_every_answer_whole(server):
+    # Megabytes of answers (the stylesheet, answered on the event loop): the server stops reading
+    # and answering while the client's window is full, and NIO reads the end of the input with
+    # requests still waiting for their answers.
+    count = 1600
+    with socket.socket() as connection:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        connection.connect(("127.0.0.1", server.port))
+        connection.sendall(b"GET /__/static/styles.css HTTP/1.1\r\nHost: localhost\r\n\r\n" * count)
+        connection.shutdown(socket.SHUT_WR)
+        received = read_until_closed(connection)
+    assert received is not None, "a half-closed connection stayed open"
+    answers = received.split(b"HTTP/1.1 200 ")
+    assert answers[0] == b"" and len(answers) == count + 1, f"{len(answers) - 1} answers of {count}"
+    head, _, body = answers[-1].partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    assert len(body) == length, "the last answer was cut short"
 
 
 def test_an_idle_connection_is_closed(server):

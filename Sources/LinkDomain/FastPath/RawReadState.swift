@@ -34,6 +34,8 @@ struct RawReadState {
     private var started = false
     /// An answer that ends the connection was written: nothing more is read or handled.
     private(set) var isClosing = false
+    /// The client is done sending while requests it sent wait for the connection to drain.
+    private(set) var inputEnded = false
 
     init() {}
 
@@ -83,6 +85,22 @@ struct RawReadState {
     mutating func close() {
         isClosing = true
         unread = nil
+    }
+
+    /// The client is done sending: whether the connection closes now. Not while requests read
+    /// wait for it to drain: they are answered first (``closesOnceDrained(isWritable:)``).
+    mutating func endOfInput(isWritable: Bool) -> Bool {
+        guard unread != nil, !isWritable else { return true }
+        inputEnded = true
+        return false
+    }
+
+    /// After the requests that waited were handled: whether the input had ended and nothing more
+    /// can be answered (what is left, if the connection drained, is no whole request).
+    mutating func closesOnceDrained(isWritable: Bool) -> Bool {
+        guard inputEnded, !isClosing, unread == nil || isWritable else { return false }
+        inputEnded = false
+        return true
     }
 
     /// The connection can take output again: the bytes that waited for it, and whether a held read is due.

@@ -61,6 +61,8 @@ struct PublicChannel: ServerChildChannel {
     /// Sets `channel` up on its event loop; `needsATask` is called once the router must serve it.
     func setUp(_ channel: any Channel, needsATask: @escaping NeedsATask) throws {
         if let secure {
+            // A plain connection's first handler allows it when something could be lost (``RawRequestHandler``).
+            try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             try secure.setUp(channel, needsATask: needsATask)
         } else {
             try plain.setUp(channel, needsATask: needsATask)

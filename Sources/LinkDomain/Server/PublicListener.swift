@@ -83,10 +83,7 @@ struct PublicListener: Service {
         do {
             for loop in loops {
                 let connections = NIOLoopBoundBox.makeEmptyBox(valueType: AcceptedConnections.self, eventLoop: loop)
-                let setUp: @Sendable (any Channel) throws -> Void = { [child] channel in
-                    try channel.syncOptions?.setOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-                    try child.setUp(channel, needsATask: needsATask)
-                }
+                let setUp: @Sendable (any Channel) throws -> Void = { [child] channel in try child.setUp(channel, needsATask: needsATask) }
                 let channel = try await ServerBootstrap(group: loop, childGroup: loop)
                     .serverChannelOption(ChannelOptions.backlog, value: 1024)
                     .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)

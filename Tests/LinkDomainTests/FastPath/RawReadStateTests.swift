@@ -60,4 +60,20 @@ struct RawReadStateTests {
         state.closed()
         #expect(state.unread == nil)
     }
+
+    @Test("the input's end closes at once unless requests wait for the connection to drain; then once they are handled")
+    func inputEnds() {
+        var nothingKept = RawReadState()
+        let closesAtOnce = nothingKept.endOfInput(isWritable: false)
+        #expect(closesAtOnce)
+        var state = RawReadState()
+        state.keep(ByteBuffer(string: "GET / HTTP/1.1\r\n\r\n"))
+        let closesWithRequestsWaiting = state.endOfInput(isWritable: false)
+        #expect(!closesWithRequestsWaiting, "requests wait for the connection to drain")
+        let closesStillWaiting = state.closesOnceDrained(isWritable: false)
+        #expect(!closesStillWaiting)
+        _ = state.becameWritable()
+        let closesDrained = state.closesOnceDrained(isWritable: true), closesAgain = state.closesOnceDrained(isWritable: true)
+        #expect(closesDrained && !closesAgain, "once")
+    }
 }

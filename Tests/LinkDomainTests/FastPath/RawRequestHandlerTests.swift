@@ -106,6 +106,29 @@ struct RawRequestHandlerTests {
         }
     }
 
+    @Test("the client's end of input behind requests waiting for the connection to drain: each is answered, then the close")
+    func inputEndsBehindWaitingRequests() async throws {
+        // As the public port sets a plain connection up: the router's half installed when a request needs it.
+        let services = try await Fixtures.services()
+        let plain = FastPathChannel(
+            responder: { _, _, _ in }, immediate: services.immediate, finisher: LinkDomainApplication.finisher(services),
+            idleTimeout: .seconds(60), secure: false, logger: Logger(label: "test"))
+        let channel = EmbeddedChannel()
+        try plain.setUp(channel) { _ in }
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).get()
+        channel.isWritable = false
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks + Self.assetLinks + Self.assetLinks))
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        channel.embeddedEventLoop.run()
+        #expect(channel.isActive, "closed with requests unanswered")
+        #expect(try Self.written(channel).isEmpty)
+        channel.isWritable = true
+        channel.pipeline.fireChannelWritabilityChanged()
+        channel.embeddedEventLoop.run()
+        #expect(try Self.written(channel).filter { !$0.isEmpty }.count == 3)
+        #expect(!channel.isActive)
+    }
+
     @Test("a head split across reads is answered once it is whole")
     func split() async throws {
         let (channel, _, passedOn) = try await Self.channel()
