@@ -135,6 +135,36 @@ def test_a_client_that_half_closes_gets_its_answer_and_the_close(server, path):
     assert received.startswith(b"HTTP/1.1 200 ")
 
 
+def whole_answers(received):
+    """The statuses of the answers in `received`, each read whole by its Content-Length; fails on one cut short."""
+    statuses = []
+    while received:
+        head, separator, rest = received.partition(b"\r\n\r\n")
+        assert separator, f"an answer's head was cut short after {len(statuses)} whole answers"
+        lines = head.split(b"\r\n")
+        length = next(int(line.split(b":")[1]) for line in lines[1:] if line.lower().startswith(b"content-length:"))
+        assert len(rest) >= length, f"an answer's body was cut short after {len(statuses)} whole answers"
+        statuses.append(lines[0].split(b" ")[1].decode())
+        received = rest[length:]
+    return statuses
+
+
+def test_a_half_close_behind_waiting_requests_and_one_for_the_router_cuts_no_answer_short(server):
+    # The router's request waits with the others; each answer the client gets is whole, and every
+    # one asked before the router's is there.
+    count = 1600
+    stylesheet = b"GET /__/static/styles.css HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    with socket.socket() as connection:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        connection.connect(("127.0.0.1", server.port))
+        connection.sendall(stylesheet * count + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n" + stylesheet * 5)
+        connection.shutdown(socket.SHUT_WR)
+        received = read_until_closed(connection)
+    assert received is not None, "a half-closed connection stayed open"
+    statuses = whole_answers(received)
+    assert len(statuses) >= count and set(statuses) == {"200"}, f"{len(statuses)} whole answers"
+
+
 def test_a_client_that_half_closes_behind_many_requests_gets_every_answer_whole(server):
     # Megabytes of answers (the stylesheet, answered on the event loop): the server stops reading
     # and answering while the client's window is full, and NIO reads the end of the input with

@@ -34,7 +34,8 @@ struct RawReadState {
     private var started = false
     /// An answer that ends the connection was written: nothing more is read or handled.
     private(set) var isClosing = false
-    /// The client is done sending while requests it sent wait for the connection to drain.
+    /// The client is done sending while requests it sent wait for the connection to drain (none
+    /// yet passed on: the router's half, once there, hears of the end itself).
     private(set) var inputEnded = false
 
     init() {}
@@ -88,7 +89,8 @@ struct RawReadState {
     }
 
     /// The client is done sending: whether the connection closes now. Not while requests read
-    /// wait for it to drain: they are answered first (``closesOnceDrained(isWritable:)``).
+    /// wait for it to drain: those answered here are answered first
+    /// (``closesOnceDrained(isWritable:)``); one for the router ends the connection there.
     mutating func endOfInput(isWritable: Bool) -> Bool {
         guard unread != nil, !isWritable else { return true }
         inputEnded = true
@@ -113,5 +115,7 @@ struct RawReadState {
 
     mutating func closed() {
         unread = nil
+        isClosing = true
+        inputEnded = false
     }
 }

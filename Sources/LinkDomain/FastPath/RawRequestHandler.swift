@@ -127,6 +127,12 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Passes `bytes` to the router's half, installing it first if need be.
     private func passOn(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
+        if state.inputEnded {
+            // One for the router among requests that waited past the client's end of input: not
+            // started (its half would close as it finished, dropping what the socket has not taken).
+            state.close()
+            return closeWhenWritten(context)
+        }
         allowHalfClosure(context)
         guard handOff?.install() ?? true else {
             state.close()
@@ -166,12 +172,8 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if var bytes = waiting {
             handle(&bytes, context: context)
             if state.closesOnceDrained(isWritable: context.channel.isWritable) {
-                // The client ended its input while these waited: it is the router's to hear of, if it has a request now.
-                guard handOff?.isInstalled ?? true else {
-                    state.close()
-                    return closeWhenWritten(context)
-                }
-                context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+                state.close()
+                return closeWhenWritten(context)
             }
             if state.readComplete() == .throughPipeline {
                 context.fireChannelReadComplete()
