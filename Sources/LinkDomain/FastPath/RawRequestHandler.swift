@@ -79,22 +79,20 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // requests waiting for it to drain are answered.
         if let handOff, !handOff.isInstalled {
             if event is ChannelShouldQuiesceEvent {
-                state.close()
                 return closeWhenWritten(context)
             }
             if event as? ChannelEvent == .inputClosed {
-                if state.endOfInput(isWritable: context.channel.isWritable) {
-                    state.close()
-                    closeWhenWritten(context)
-                }
+                if state.endOfInput(isWritable: context.channel.isWritable) { closeWhenWritten(context) }
                 return
             }
         }
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// Writes `last` and closes the connection once everything written to it is out.
+    /// Ends the connection: nothing more is read or handled, `last` is written, and the
+    /// connection closes once everything written to it is out.
     private func closeWhenWritten(_ context: ChannelHandlerContext, _ last: ByteBuffer = ByteBuffer()) {
+        state.close()
         var last = last
         if writesToSocket {
             context.writeAndFlush(wrapOutboundOut(.byteBuffer(last)), promise: nil)
@@ -130,7 +128,6 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if state.inputEnded {
             // One for the router among requests that waited past the client's end of input: not
             // started (its half would close as it finished, dropping what the socket has not taken).
-            state.close()
             return closeWhenWritten(context)
         }
         allowHalfClosure(context)
@@ -172,7 +169,6 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if var bytes = waiting {
             handle(&bytes, context: context)
             if state.closesOnceDrained(isWritable: context.channel.isWritable) {
-                state.close()
                 return closeWhenWritten(context)
             }
             if state.readComplete() == .throughPipeline {
@@ -209,7 +205,6 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 if ledger.passedOn == 0, let answer = answer(head, in: bytes, context: context) {
                     if head.closesConnection {
                         // The last answer: the connection closes once it is out, and the rest is dropped.
-                        state.close()
                         closeWhenWritten(context, answer)
                         return
                     }

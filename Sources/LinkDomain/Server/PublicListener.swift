@@ -209,6 +209,11 @@ final class AcceptedConnections: ChannelInboundHandler {
 
     private func closed(_ key: ObjectIdentifier) {
         open[key] = nil
+        finishIfNoneOpen()
+    }
+
+    /// During a shutdown, completes it once no connection is open.
+    private func finishIfNoneOpen() {
         guard case .waiting(let promise) = finishing, open.isEmpty else { return }
         finishing = .finished
         promise.succeed()
@@ -227,10 +232,7 @@ final class AcceptedConnections: ChannelInboundHandler {
             // Closed already (a fatal accept error) is closed all the same: the connections are still waited for.
             listener.close(promise: nil)
             for channel in open.values { askToFinish(channel) }
-            if open.isEmpty {
-                finishing = .finished
-                promise.succeed()
-            }
+            finishIfNoneOpen()
         }
     }
 
