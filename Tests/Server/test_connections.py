@@ -149,20 +149,21 @@ def whole_answers(received):
     return statuses
 
 
-def test_a_half_close_behind_waiting_requests_and_one_for_the_router_cuts_no_answer_short(server):
-    # The router's request waits with the others; each answer the client gets is whole, and every
-    # one asked before the router's is there.
-    count = 1600
+# The router's request among the others, reached before or after the server reads the end of the
+# input: the router's half then closes the connection once it has answered, with answers still
+# unwritten. Every request is answered, each answer whole.
+@pytest.mark.parametrize("before, after", [(1600, 5), (0, 1600), (3, 1600)])
+def test_a_half_close_behind_waiting_requests_and_one_for_the_router_cuts_no_answer_short(server, before, after):
     stylesheet = b"GET /__/static/styles.css HTTP/1.1\r\nHost: localhost\r\n\r\n"
     with socket.socket() as connection:
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(("127.0.0.1", server.port))
-        connection.sendall(stylesheet * count + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n" + stylesheet * 5)
+        connection.sendall(stylesheet * before + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n" + stylesheet * after)
         connection.shutdown(socket.SHUT_WR)
         received = read_until_closed(connection)
     assert received is not None, "a half-closed connection stayed open"
     statuses = whole_answers(received)
-    assert len(statuses) >= count and set(statuses) == {"200"}, f"{len(statuses)} whole answers"
+    assert len(statuses) == before + 1 + after and set(statuses) == {"200"}, f"{len(statuses)} whole answers"
 
 
 def test_a_client_that_half_closes_behind_many_requests_gets_every_answer_whole(server):

@@ -118,6 +118,8 @@ final class ConnectionLedger {
     var openStreams = 0
     /// Since when the connection has taken no more output, if it is refusing it now.
     var unwritableSince: NIODeadline?
+    /// The idle clock closed the connection: its close drops what the client did not read.
+    var expired = false
 
     init() {}
 

@@ -109,6 +109,7 @@ extension ConnectionLedger {
     fileprivate func expire() {
         let channel = self.channel
         stopWatching()
+        expired = true
         channel?.close(promise: nil)
     }
 }

@@ -34,8 +34,8 @@ struct RawReadState {
     private var started = false
     /// An answer that ends the connection was written: nothing more is read or handled.
     private(set) var isClosing = false
-    /// The client is done sending while requests it sent wait for the connection to drain (none
-    /// yet passed on: the router's half, once there, hears of the end itself).
+    /// The client is done sending while requests it sent wait for the connection to drain: the
+    /// end is held back (from the router's half too) until they are handled.
     private(set) var inputEnded = false
 
     init() {}
@@ -88,18 +88,17 @@ struct RawReadState {
         unread = nil
     }
 
-    /// The client is done sending: whether the connection closes now. Not while requests read
-    /// wait for it to drain: those answered here are answered first
-    /// (``closesOnceDrained(isWritable:)``); one for the router ends the connection there.
+    /// The client is done sending: whether the end takes effect now. Not while requests read
+    /// wait for the connection to drain: those are handled first (``endOfInputIsDue(isWritable:)``).
     mutating func endOfInput(isWritable: Bool) -> Bool {
         guard unread != nil, !isWritable else { return true }
         inputEnded = true
         return false
     }
 
-    /// After the requests that waited were handled: whether the input had ended and nothing more
-    /// can be answered (what is left, if the connection drained, is no whole request).
-    mutating func closesOnceDrained(isWritable: Bool) -> Bool {
+    /// After the requests that waited were handled: whether the input's end, held back, takes
+    /// effect now (what is left, if the connection drained, is no whole request).
+    mutating func endOfInputIsDue(isWritable: Bool) -> Bool {
         guard inputEnded, !isClosing, unread == nil || isWritable else { return false }
         inputEnded = false
         return true

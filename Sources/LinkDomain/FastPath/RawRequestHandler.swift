@@ -72,21 +72,42 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.read()
     }
 
-    /// The router's half, once installed, decides for itself.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // The server shutting down, or the client done sending: with nothing for the router
-        // (every request here is answered as it is read), the connection ends now, or once the
-        // requests waiting for it to drain are answered.
-        if let handOff, !handOff.isInstalled {
-            if event is ChannelShouldQuiesceEvent {
-                return closeWhenWritten(context)
-            }
-            if event as? ChannelEvent == .inputClosed {
-                if state.endOfInput(isWritable: context.channel.isWritable) { closeWhenWritten(context) }
-                return
-            }
+        // The client done sending: the requests waiting for the connection to drain are handled
+        // first, and the end goes on after them (``inputHasEnded(_:)``).
+        if event as? ChannelEvent == .inputClosed {
+            if state.endOfInput(isWritable: context.channel.isWritable) { inputHasEnded(context) }
+            return
+        }
+        // The server shutting down: with nothing for the router (every request here is answered
+        // as it is read), the connection ends now. The router's half, once installed, decides.
+        if event is ChannelShouldQuiesceEvent, let handOff, !handOff.isInstalled {
+            return closeWhenWritten(context)
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The client's end of input, after every request it sent before it was handled: the
+    /// connection ends once its answers are out, or the router's half hears of the end and closes
+    /// once it has answered its own.
+    private func inputHasEnded(_ context: ChannelHandlerContext) {
+        if let handOff, !handOff.isInstalled { return closeWhenWritten(context) }
+        context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    }
+
+    /// A close from behind (the router's half done with a half-closed client, the server shutting
+    /// down, an error) waits until what was written is out: NIO's close drops writes the socket
+    /// has not taken, and once the client has half-closed, even a close of the output alone is a
+    /// whole close. Nothing more is answered here meanwhile. The idle clock's close (a client
+    /// that does not read) is not held.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard writesToSocket, mode != .input, !ledger.expired,
+            let unwritten = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes), unwritten > 0
+        else { return context.close(mode: mode, promise: promise) }
+        state.close()
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenComplete { _ in context.close(mode: mode, promise: promise) }
+        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: written)
     }
 
     /// Ends the connection: nothing more is read or handled, `last` is written, and the
@@ -100,14 +121,14 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // for. A promise to wait with cost a closing connection about 4,000 instructions
             // (BENCHMARKS.md, "One handler accepts").
             if (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) == 0 {
-                return context.channel.close(promise: nil)
+                return context.close(promise: nil)
             }
             // Writes complete in order: an empty one completes once the rest is out.
             allowHalfClosure(context)
             last = ByteBuffer()
         }
         let written = context.eventLoop.makePromise(of: Void.self)
-        written.futureResult.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
+        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(last)), promise: written)
     }
 
@@ -125,11 +146,6 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Passes `bytes` to the router's half, installing it first if need be.
     private func passOn(_ bytes: ByteBuffer, context: ChannelHandlerContext) {
-        if state.inputEnded {
-            // One for the router among requests that waited past the client's end of input: not
-            // started (its half would close as it finished, dropping what the socket has not taken).
-            return closeWhenWritten(context)
-        }
         allowHalfClosure(context)
         guard handOff?.install() ?? true else {
             state.close()
@@ -168,12 +184,13 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let (waiting, heldRead) = state.becameWritable()
         if var bytes = waiting {
             handle(&bytes, context: context)
-            if state.closesOnceDrained(isWritable: context.channel.isWritable) {
-                return closeWhenWritten(context)
-            }
+            // What was passed on reaches the router's half before the end of input does.
             if state.readComplete() == .throughPipeline {
                 context.fireChannelReadComplete()
                 context.channel.read()
+            }
+            if state.endOfInputIsDue(isWritable: context.channel.isWritable) {
+                return inputHasEnded(context)
             }
         }
         if heldRead { context.read() }
@@ -202,7 +219,7 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case .unsure:
                 state.passThroughFromNowOn()
             case .head(let head):
-                if ledger.passedOn == 0, let answer = answer(head, in: bytes, context: context) {
+                if ledger.passedOn == 0, let answer = responder.answerBytes(head, in: bytes, context: context, cache: &cache, logger: logger) {
                     if head.closesConnection {
                         // The last answer: the connection closes once it is out, and the rest is dropped.
                         closeWhenWritten(context, answer)
@@ -222,23 +239,6 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     state.passThroughFromNowOn()  // cannot happen: the head was read from these bytes
                 }
             }
-        }
-    }
-
-    /// The answer's bytes, counted in the metrics, or nil when the request is the router's.
-    private func answer(_ head: RawRequestHead, in bytes: ByteBuffer, context: ChannelHandlerContext) -> ByteBuffer? {
-        let start = ContinuousClock.now
-        return bytes.withUnsafeReadableBytes { raw in
-            func answer(cache: inout RawResponder.Cache) -> RawResponder.Answer? {
-                responder.answer(
-                    head, in: raw, peer: { context.channel.remoteAddress?.peerText }, cache: &cache, allocator: context.channel.allocator,
-                    logger: logger)
-            }
-            // A connection that closes after this answer uses its thread's cache, not its own.
-            guard let answer = head.closesConnection ? answer(cache: &RawResponder.SharedCache.current.cache) : answer(cache: &cache)
-            else { return nil }
-            responder.record(answer, head: head, in: raw, since: start, logger: logger)
-            return answer.bytes
         }
     }
 }

@@ -140,5 +140,27 @@ final class RawResponder: Sendable {
     }
 }
 
+extension RawResponder {
+    /// The answer's bytes to a request read by ``RawRequestHandler`` on `context`'s connection,
+    /// counted in the metrics, or nil when the request is the router's.
+    func answerBytes(
+        _ head: RawRequestHead, in bytes: ByteBuffer, context: ChannelHandlerContext, cache connectionCache: inout Cache, logger: Logger
+    ) -> ByteBuffer? {
+        let start = ContinuousClock.now
+        return bytes.withUnsafeReadableBytes { raw in
+            func answer(cache: inout Cache) -> Answer? {
+                self.answer(
+                    head, in: raw, peer: { context.channel.remoteAddress?.peerText }, cache: &cache, allocator: context.channel.allocator,
+                    logger: logger)
+            }
+            // A connection that closes after this answer uses its thread's cache, not its own.
+            guard let answer = head.closesConnection ? answer(cache: &SharedCache.current.cache) : answer(cache: &connectionCache)
+            else { return nil }
+            record(answer, head: head, in: raw, since: start, logger: logger)
+            return answer.bytes
+        }
+    }
+}
+
 /// Only ever used on the thread that made it (``RawResponder/SharedCache/current``).
 extension RawResponder.SharedCache: @unchecked Sendable {}

@@ -70,10 +70,10 @@ struct RawReadStateTests {
         state.keep(ByteBuffer(string: "GET / HTTP/1.1\r\n\r\n"))
         let closesWithRequestsWaiting = state.endOfInput(isWritable: false)
         #expect(!closesWithRequestsWaiting, "requests wait for the connection to drain")
-        let closesStillWaiting = state.closesOnceDrained(isWritable: false)
+        let closesStillWaiting = state.endOfInputIsDue(isWritable: false)
         #expect(!closesStillWaiting)
         _ = state.becameWritable()
-        let closesDrained = state.closesOnceDrained(isWritable: true), closesAgain = state.closesOnceDrained(isWritable: true)
+        let closesDrained = state.endOfInputIsDue(isWritable: true), closesAgain = state.endOfInputIsDue(isWritable: true)
         #expect(closesDrained && !closesAgain, "once")
     }
 }

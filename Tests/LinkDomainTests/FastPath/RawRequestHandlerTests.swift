@@ -129,6 +129,50 @@ struct RawRequestHandlerTests {
         #expect(!channel.isActive)
     }
 
+    /// The router's half as it ends a connection: closes once the client's input has ended.
+    final class ClosesAtEndOfInput: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        var heardTheEnd = false
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            guard event as? ChannelEvent == .inputClosed else { return }
+            heardTheEnd = true
+            context.close(promise: nil)
+        }
+    }
+
+    @Test("the router's half hears of the end of input after the requests that waited, and its close waits for what was written")
+    func routerHalfClosesAfterWaitingRequests() async throws {
+        let held = HeldFlushes(), routerHalf = ClosesAtEndOfInput()
+        let (channel, _, _) = try await Self.channel(writesToSocket: true, in: [held])
+        try channel.pipeline.syncOperations.addHandler(routerHalf)
+        channel.isWritable = false
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks + Self.assetLinks + Self.assetLinks))
+        channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        #expect(!routerHalf.heardTheEnd, "the end overtook requests still waiting")
+        channel.isWritable = true
+        channel.pipeline.fireChannelWritabilityChanged()
+        channel.embeddedEventLoop.run()
+        #expect(routerHalf.heardTheEnd)
+        #expect(channel.isActive, "closed with the answers still unwritten")
+        held.release()
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive)
+        let answers = try Self.written(channel).filter { !$0.isEmpty }
+        #expect(answers.count == 3)
+        #expect(answers.allSatisfy { $0.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("]") }, "an answer was cut short")
+    }
+
+    @Test("the idle clock's close of a client that does not read is not held for what it has not read")
+    func expiredCloseIsNotHeld() async throws {
+        let held = HeldFlushes()
+        let (channel, ledger, _) = try await Self.channel(writesToSocket: true, in: [held])
+        try channel.writeInbound(ByteBuffer(string: Self.assetLinks))
+        ledger.expired = true
+        channel.close(promise: nil)
+        channel.embeddedEventLoop.run()
+        #expect(!channel.isActive)
+    }
+
     @Test("a head split across reads is answered once it is whole")
     func split() async throws {
         let (channel, _, passedOn) = try await Self.channel()
