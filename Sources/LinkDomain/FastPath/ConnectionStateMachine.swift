@@ -120,6 +120,9 @@ final class ConnectionLedger {
     var unwritableSince: NIODeadline?
     /// The idle clock closed the connection: its close drops what the client did not read.
     var expired = false
+    /// A close waits for what was written: no request still with the router (one the close
+    /// leaves unanswered, after a `Connection: close`) keeps the idle clock from ending the wait.
+    var closeHeld = false
 
     init() {}
 

@@ -95,14 +95,14 @@ extension ConnectionLedger {
     }
 
     /// Whether the connection has held its place too long at `now`.
-    fileprivate func isExpired(at now: NIODeadline) -> Bool {
+    func isExpired(at now: NIODeadline) -> Bool {
         if let since = unwritableSince, now >= since + timeout {
             // Output stalled for a whole timeout: a client that never reads its answers.
             return true
         }
         // While the router works on a request, its backend timeouts bound the wait; an HTTP/2
-        // stream has a clock of its own.
-        if passedOn > 0 && !requests.isReadingRequest || openStreams > 0 { return false }
+        // stream has a clock of its own. A close waiting for what was written waits one timeout.
+        if (passedOn > 0 && !requests.isReadingRequest || openStreams > 0) && !closeHeld { return false }
         return now >= lastActivity + timeout
     }
 

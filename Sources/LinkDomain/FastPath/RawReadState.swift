@@ -82,7 +82,8 @@ struct RawReadState {
         return isWritable
     }
 
-    /// The request just answered said `Connection: close`.
+    /// The connection is ending: the request just answered said `Connection: close`, or a close
+    /// from behind waits for what was written.
     mutating func close() {
         isClosing = true
         unread = nil

@@ -98,13 +98,18 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A close from behind (the router's half done with a half-closed client, the server shutting
     /// down, an error) waits until what was written is out: NIO's close drops writes the socket
     /// has not taken, and once the client has half-closed, even a close of the output alone is a
-    /// whole close. Nothing more is answered here meanwhile. The idle clock's close (a client
-    /// that does not read) is not held.
+    /// whole close. Nothing more is answered here meanwhile. The wait is the idle timeout's at
+    /// most, whatever is still with the router (``ConnectionLedger/closeHeld``); the idle clock's
+    /// close (a client that does not read) is not held.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         guard writesToSocket, mode != .input, !ledger.expired,
             let unwritten = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes), unwritten > 0
         else { return context.close(mode: mode, promise: promise) }
         state.close()
+        if !ledger.closeHeld {
+            ledger.closeHeld = true
+            ledger.lastActivity = .now()
+        }
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { _ in context.close(mode: mode, promise: promise) }
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: written)

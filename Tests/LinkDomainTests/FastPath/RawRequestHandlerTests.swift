@@ -143,7 +143,7 @@ struct RawRequestHandlerTests {
     @Test("the router's half hears of the end of input after the requests that waited, and its close waits for what was written")
     func routerHalfClosesAfterWaitingRequests() async throws {
         let held = HeldFlushes(), routerHalf = ClosesAtEndOfInput()
-        let (channel, _, _) = try await Self.channel(writesToSocket: true, in: [held])
+        let (channel, ledger, _) = try await Self.channel(writesToSocket: true, in: [held])
         try channel.pipeline.syncOperations.addHandler(routerHalf)
         channel.isWritable = false
         try channel.writeInbound(ByteBuffer(string: Self.assetLinks + Self.assetLinks + Self.assetLinks))
@@ -154,6 +154,7 @@ struct RawRequestHandlerTests {
         channel.embeddedEventLoop.run()
         #expect(routerHalf.heardTheEnd)
         #expect(channel.isActive, "closed with the answers still unwritten")
+        #expect(ledger.closeHeld, "the idle clock would not bound the wait")
         held.release()
         channel.embeddedEventLoop.run()
         #expect(!channel.isActive)
