@@ -196,25 +196,55 @@ def server_side_state(server_port, client_port):
 
 
 def test_a_close_held_for_a_client_that_reads_nothing_ends_after_the_idle_timeout(server):
-    # Answers fill the socket, then the router answers `Connection: close` while a request pipelined
-    # behind it stays counted as the router's, and the client reads nothing: the close waits for
-    # what was written, but not past the idle timeout. How much fills the socket depends on the
-    # kernel's buffers, so three sizes at once; each must be closed.
+    # Stylesheet answers fill the kernel's buffers and leave some in the server's own, under the
+    # mark where it stops answering; the router then answers `Connection: close` while a request
+    # pipelined behind it stays counted as the router's, and the client reads nothing. The close
+    # waits for what was written, but not past the idle timeout. How many answers fill the
+    # kernel's buffers depends on the machine: the count is searched for, halving the range each
+    # try (fewer: nothing waits, and the connection closes at once; more: the server stops
+    # answering before the router's request, and the stalled output ends it another way).
     stylesheet = b"GET /__/static/styles.css HTTP/1.1\r\nHost: localhost\r\n\r\n"
-    connections = []
-    for count in (700, 800, 900):
+    closing = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    behind = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    established = "01"
+
+    def routed():
+        """The router's /healthz answers logged so far, once the log has settled."""
+        count = server.output().count("path=/healthz")
+        while True:
+            time.sleep(0.2)
+            now, count = count, server.output().count("path=/healthz")
+            if now == count:
+                return count
+
+    def attempt(count):
         connection = socket.socket()
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         connection.connect(("127.0.0.1", server.port))
-        connection.sendall(stylesheet * count + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                           + b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        connections.append(connection)
-    time.sleep(IDLE + 2.5)
-    states = [server_side_state(server.port, connection.getsockname()[1]) for connection in connections]
-    for connection in connections:
+        before = routed()
+        connection.sendall(stylesheet * count + closing + behind)
+        answered = routed() > before
+        return connection, answered, server_side_state(server.port, connection.getsockname()[1])
+
+    fewer, more = 1, 10_000
+    held = None
+    while held is None and more - fewer > 1:
+        count = (fewer + more) // 2
+        connection, answered, state = attempt(count)
+        if answered and state == established:
+            held = connection
+            break
         connection.close()
-    established = "01"
-    assert established not in states, f"the server's end is still open: {states}"
+        if answered:
+            fewer = count
+        else:
+            more = count
+    if held is None:
+        pytest.skip(f"no count of answers leaves some unwritten here (between {fewer} and {more})")
+    with held:
+        time.sleep(IDLE + 2)
+        state = server_side_state(server.port, held.getsockname()[1])
+    assert state != established, f"the server's end is still open after the idle timeout ({count} answers)"
 
 
 def test_an_idle_connection_is_closed(server):
