@@ -196,9 +196,9 @@ def server_side_state(server_port, client_port):
 
 
 def test_a_close_held_for_a_client_that_reads_nothing_ends_after_the_idle_timeout(server):
-    # Stylesheets fill the kernel's buffers and leave some in the server's own, under the mark where it
-    # stops answering; the router then answers `Connection: close` while a request pipelined
-    # behind it stays counted as the router's, and the client reads nothing. The close waits for
+    # Stylesheets fill the kernel's buffers and leave some in the server's own, under the mark
+    # where it stops answering; the router then answers `Connection: close` while a request
+    # pipelined behind it stays counted as the router's, and the client reads nothing. The close waits for
     # what was written, but not past the idle timeout. How many answers fill the kernel's buffers
     # depends on the machine and moves a little from one connection to the next, so the count is
     # searched for: halving the range (fewer: nothing waits, and the connection closes at once;
@@ -244,10 +244,11 @@ def test_a_close_held_for_a_client_that_reads_nothing_ends_after_the_idle_timeou
             fewer = count
         else:
             more = count
-    for count in range(max(1, fewer - 25), more + 25):
-        if held is not None:
-            break
-        held, _ = attempt(count)
+    if held is None:
+        for count in range(max(1, fewer - 25), more + 25):
+            held, _ = attempt(count)
+            if held is not None:
+                break
     if held is None:
         pytest.skip(f"no count of answers leaves some unwritten here (near {fewer})")
     with held:
