@@ -102,39 +102,33 @@ final class RawRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// most, whatever is still with the router (``ConnectionLedger/closeHeld``); the idle clock's
     /// close (a client that does not read) is not held.
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        guard writesToSocket, mode != .input, !ledger.expired,
-            let unwritten = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes), unwritten > 0
-        else { return context.close(mode: mode, promise: promise) }
+        guard writesToSocket, mode != .input, !ledger.expired, let unwritten = unwrittenBytes(context), unwritten > 0 else {
+            return context.close(mode: mode, promise: promise)
+        }
         state.close()
         if !ledger.closeHeld {
             ledger.closeHeld = true
             ledger.lastActivity = .now()
         }
-        let written = context.eventLoop.makePromise(of: Void.self)
-        written.futureResult.assumeIsolated().whenComplete { _ in context.close(mode: mode, promise: promise) }
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: written)
+        closeOnceOut(context, mode: mode, promise: promise)
     }
 
     /// Ends the connection: nothing more is read or handled, `last` is written, and the
     /// connection closes once everything written to it is out.
     private func closeWhenWritten(_ context: ChannelHandlerContext, _ last: ByteBuffer = ByteBuffer()) {
         state.close()
-        var last = last
         if writesToSocket {
             context.writeAndFlush(wrapOutboundOut(.byteBuffer(last)), promise: nil)
             // The socket took it all at once, as it takes nearly every answer: nothing to wait
             // for. A promise to wait with cost a closing connection about 4,000 instructions
             // (BENCHMARKS.md, "One handler accepts").
-            if (try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) == 0 {
+            if unwrittenBytes(context) == 0 {
                 return context.close(promise: nil)
             }
-            // Writes complete in order: an empty one completes once the rest is out.
             allowHalfClosure(context)
-            last = ByteBuffer()
+            return closeOnceOut(context)
         }
-        let written = context.eventLoop.makePromise(of: Void.self)
-        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(last)), promise: written)
+        closeOnceOut(context, after: last)
     }
 
     /// Lets the client's half-close reach this handler and the router's half as an event: without
