@@ -36,7 +36,7 @@ struct RawReadState {
     private(set) var isClosing = false
     /// The client is done sending while requests it sent wait for the connection to drain: the
     /// end is held back (from the router's half too) until they are handled.
-    private(set) var inputEnded = false
+    private var inputEnded = false
 
     init() {}
 
